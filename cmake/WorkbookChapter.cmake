@@ -1,0 +1,113 @@
+# wb_add_chapter(): the build of one chapter, the same shape for every chapter.
+#
+#   wb_add_chapter(<name>
+#     COMMON   <chapter-local sources shared by everything: generators, stage table...>
+#     MAIN     <sources of the chapter executable>
+#     BASELINE <library baselines (CUB/Thrust): cuda backend only>
+#     TESTS    <doctest sources; .cu files may hold deliberately defective kernel variants>)
+#
+# The two tracks are globbed from solutions/<name>/ and exercises/<name>/ (same file names,
+# same interface). Each is compiled with WB_TRACK=solution or WB_TRACK=exercise, so its code
+# lives in namespace <name>::solution or <name>::exercise and both can be linked into one
+# executable (for --track and --compare).
+#
+# Targets:  <name>_solution, <name>_exercise      the two track libraries
+#           <name>                                 the chapter executable (both tracks)
+#           <name>_tests, <name>_exercise_tests    the doctest checks against each track
+# Tests:    <name>_tests (label cpu or gpu, by backend), <name>_exercise_tests (exercises),
+#           <name>_selfcheck (selfcheck: solutions pass, pristine stubs fail every stage).
+
+# Compile .cu files as C++ for the cpu backend: the kernels include wb/kernel.hpp, which
+# maps CUDA's built-ins onto the fiber emulator.
+function(wb_kernel_sources)
+  foreach(src IN LISTS ARGN)
+    if(src MATCHES "\\.cu$" AND WB_BACKEND STREQUAL "cpu")
+      set_source_files_properties(${src} PROPERTIES LANGUAGE CXX COMPILE_OPTIONS "-xc++")
+    endif()
+  endforeach()
+endfunction()
+
+# Flags every workbook target gets.
+function(wb_target_defaults target)
+  target_compile_features(${target} PUBLIC cxx_std_20)
+  if(WB_BACKEND STREQUAL "cuda")
+    target_compile_definitions(${target} PUBLIC WB_BACKEND_CUDA=1)
+    target_compile_options(${target} PRIVATE
+      $<$<COMPILE_LANGUAGE:CUDA>:--expt-relaxed-constexpr -lineinfo -Xcompiler=-Wall>)
+    set_target_properties(${target} PROPERTIES CUDA_SEPARABLE_COMPILATION OFF)
+  else()
+    target_compile_definitions(${target} PUBLIC WB_BACKEND_CPU=1)
+  endif()
+  target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra>)
+endfunction()
+
+set(WB_CHAPTERS "" CACHE INTERNAL "chapters added so far")
+
+function(wb_add_chapter name)
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "" "COMMON;MAIN;BASELINE;TESTS")
+  set(chapter_dir "${PROJECT_SOURCE_DIR}/chapters/${name}")
+
+  # Chapter-local code shared by both tracks, the executable and the tests.
+  add_library(${name}_common STATIC ${ARG_COMMON})
+  wb_kernel_sources(${ARG_COMMON})
+  wb_target_defaults(${name}_common)
+  target_include_directories(${name}_common PUBLIC "${chapter_dir}")
+  target_link_libraries(${name}_common PUBLIC wb_common)
+
+  foreach(track solution exercise)
+    set(track_dir "${PROJECT_SOURCE_DIR}/${track}s/${name}")
+    file(GLOB track_sources CONFIGURE_DEPENDS "${track_dir}/*.cu" "${track_dir}/*.cpp")
+    if(NOT track_sources)
+      message(FATAL_ERROR "chapter ${name}: no sources in ${track_dir}")
+    endif()
+    add_library(${name}_${track} STATIC ${track_sources})
+    wb_kernel_sources(${track_sources})
+    wb_target_defaults(${name}_${track})
+    target_compile_definitions(${name}_${track} PRIVATE WB_TRACK=${track})
+    target_include_directories(${name}_${track} PRIVATE "${track_dir}")
+    target_link_libraries(${name}_${track} PUBLIC ${name}_common)
+  endforeach()
+
+  # The chapter executable links both tracks: --track exercise, --compare.
+  set(main_sources ${ARG_MAIN})
+  if(WB_BACKEND STREQUAL "cuda")
+    list(APPEND main_sources ${ARG_BASELINE})
+  endif()
+  add_executable(${name} ${main_sources})
+  wb_kernel_sources(${main_sources})
+  wb_target_defaults(${name})
+  target_link_libraries(${name} PRIVATE ${name}_solution ${name}_exercise wb_cli)
+  if(WB_BACKEND STREQUAL "cuda" AND ARG_BASELINE)
+    target_compile_definitions(${name} PRIVATE WB_HAVE_BASELINE=1)
+  endif()
+
+  # The same checks, once against each track.
+  foreach(track solution exercise)
+    if(track STREQUAL "solution")
+      set(test_target ${name}_tests)
+    else()
+      set(test_target ${name}_exercise_tests)
+    endif()
+    add_executable(${test_target} ${ARG_TESTS})
+    wb_kernel_sources(${ARG_TESTS})
+    wb_target_defaults(${test_target})
+    target_compile_definitions(${test_target} PRIVATE WB_TRACK=${track})
+    target_link_libraries(${test_target} PRIVATE ${name}_${track} wb_test_main)
+    if(WB_BACKEND STREQUAL "cuda" AND ARG_BASELINE)
+      target_compile_definitions(${test_target} PRIVATE WB_HAVE_BASELINE=1)
+    endif()
+  endforeach()
+
+  add_test(NAME ${name}_tests COMMAND ${name}_tests)
+  set_tests_properties(${name}_tests PROPERTIES LABELS "${WB_BACKEND};${name}")
+  add_test(NAME ${name}_exercise_tests COMMAND ${name}_exercise_tests)
+  set_tests_properties(${name}_exercise_tests PROPERTIES LABELS "exercises;${name}")
+  add_test(NAME ${name}_selfcheck
+    COMMAND ${CMAKE_COMMAND}
+      -DSOLUTION=$<TARGET_FILE:${name}_tests>
+      -DEXERCISE=$<TARGET_FILE:${name}_exercise_tests>
+      -P "${PROJECT_SOURCE_DIR}/cmake/selfcheck.cmake")
+  set_tests_properties(${name}_selfcheck PROPERTIES LABELS "selfcheck;${name}")
+
+  set(WB_CHAPTERS ${WB_CHAPTERS} ${name} CACHE INTERNAL "chapters added so far")
+endfunction()

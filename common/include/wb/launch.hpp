@@ -1,0 +1,55 @@
+// wb::launch: the one way the workbook starts a kernel, on both backends.
+//
+//   wb::launch({grid, block, shared_bytes, stream}, my_kernel<T>, arg1, arg2, ...);
+//
+// cuda backend: my_kernel<<<grid, block, shared_bytes, stream>>>(args...), then the launch
+// error check, naming the file and line of the wb::launch call. Dynamic shared memory above
+// the 48 KiB default is opted into (cudaFuncSetAttribute) before the launch.
+// cpu backend:  the fiber emulator runs every block of the grid to completion before
+// returning (launches are synchronous there), with the same checks of the configuration.
+#pragma once
+
+#include <cstddef>
+#include <source_location>
+
+#include "wb/check.hpp"
+#include "wb/runtime.hpp"
+
+namespace wb {
+
+struct launch_config {
+  dim3 grid;
+  dim3 block;
+  std::size_t shared_bytes = 0;
+  cudaStream_t stream = 0;
+  std::source_location where;
+
+  launch_config(dim3 grid_, dim3 block_, std::size_t shared_bytes_ = 0, cudaStream_t stream_ = 0,
+                std::source_location where_ = std::source_location::current())
+      : grid(grid_), block(block_), shared_bytes(shared_bytes_), stream(stream_), where(where_) {}
+};
+
+template <class... Params, class... Args>
+void launch(const launch_config& cfg, void (*kernel)(Params...), Args&&... args) {
+  static_assert(sizeof...(Params) == sizeof...(Args), "wb::launch: wrong number of kernel arguments");
+#if defined(WB_BACKEND_CUDA)
+  if (cfg.shared_bytes > 48 * 1024) {
+    check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                               static_cast<int>(cfg.shared_bytes)),
+          "cudaFuncSetAttribute(MaxDynamicSharedMemorySize)", cfg.where.file_name(),
+          static_cast<int>(cfg.where.line()));
+  }
+  kernel<<<cfg.grid, cfg.block, cfg.shared_bytes, cfg.stream>>>(static_cast<Params>(args)...);
+#else
+  cpu::launch_kernel(cfg.grid, cfg.block, cfg.shared_bytes,
+                     [kernel, ... a = static_cast<Params>(args)]() { kernel(a...); });
+#endif
+  check_launch("kernel launch", cfg.where.file_name(), static_cast<int>(cfg.where.line()));
+}
+
+// Blocks needed to cover `work` items with `per_block` items each; 64-bit safe (M4, M5).
+constexpr long long ceil_div(long long work, long long per_block) {
+  return (work + per_block - 1) / per_block;
+}
+
+}  // namespace wb

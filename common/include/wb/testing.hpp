@@ -1,0 +1,60 @@
+// doctest helpers shared by every chapter's checks.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <doctest/doctest.h>
+
+namespace wb::testing {
+
+// The seed of this test run: random per run (fresh data every time), printed at the start;
+// WB_TEST_SEED=<n> repeats a run.
+std::uint64_t run_seed();
+// A seed for one test case: the run seed mixed with a case-local salt.
+std::uint64_t seed(std::uint64_t salt);
+
+// A stage of a chapter, as the progress report lists it.
+struct stage_info {
+  const char* suite;    // doctest test suite, e.g. "merge/2 basic"
+  const char* title;    // e.g. "basic kernel"
+  const char* section;  // e.g. "PMPP §12.5, Fig. 12.9"
+  const char* hint;     // one or two sentences
+};
+// Registers a chapter's stages (call from a namespace-scope initializer in a test file).
+bool register_stages(const stage_info* stages, std::size_t count);
+
+// True when test cases that need a real GPU can run.
+bool gpu_present();
+
+// First index where two sequences differ: "at index 17: expected 5, got 6" (or size mismatch).
+template <class T>
+std::optional<std::string> first_mismatch(const std::vector<T>& expected, const std::vector<T>& got) {
+  if (expected.size() != got.size()) {
+    std::ostringstream out;
+    out << "size mismatch: expected " << expected.size() << " elements, got " << got.size();
+    return out.str();
+  }
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    if (!(expected[i] == got[i])) {
+      std::ostringstream out;
+      out << "at index " << i << ": expected " << +expected[i] << ", got " << +got[i];
+      return out.str();
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace wb::testing
+
+// A test case that needs a real GPU: skipped (and listed as skipped) without one.
+#define WB_GPU_TEST_CASE(name) TEST_CASE("[gpu] " name)
+// Asserts two sequences are equal, reporting the first mismatch instead of the whole vector.
+#define WB_CHECK_EQUAL_SEQ(expected, got)                                                \
+  do {                                                                                   \
+    auto wb_mismatch_ = ::wb::testing::first_mismatch((expected), (got));                \
+    CHECK_MESSAGE(!wb_mismatch_.has_value(), (wb_mismatch_ ? *wb_mismatch_ : ""));       \
+  } while (0)
