@@ -5,6 +5,7 @@
 #include <functional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <CLI/CLI.hpp>
@@ -36,17 +37,33 @@ void add_common_options(CLI::App& app, common_options& options);
 //   wb::cuda_error and other exceptions    -> message, exit 1.
 int run_main(CLI::App& app, int argc, char** argv, const std::function<int()>& body);
 
-// Refuses (wb::usage_error) a run that needs more device or host memory than there is.
+// Refuses (wb::usage_error) a run that needs more device or host memory than there is:
+// device_bytes against the free device memory (cudaMemGetInfo), host_bytes against the
+// machine's physical memory (on the cpu backend "device" memory is host memory too, so the
+// two are added). `what` names the run in the message ("merge of 2^34 int32").
 void require_memory(std::uint64_t device_bytes, std::uint64_t host_bytes, const std::string& what);
+// count * element_bytes, or a usage_error naming `what` when that overflows 64 bits.
+std::uint64_t bytes_for(std::uint64_t count, std::uint64_t element_bytes, const std::string& what);
 
-// "1,3,5" -> {1,3,5}; a malformed or out-of-range number is a usage_error naming it.
+// "1,3,5" -> {1,3,5}; a malformed or out-of-range number is a usage_error naming it (and
+// `what`, e.g. "--sizes"). Spaces around items are allowed; empty items ("1,,2", "") and
+// trailing junk ("3x") are not; int8_t/uint8_t are numbers, not characters; floating-point
+// values must be finite. Instantiated for every standard integer type, float and double.
 template <class T>
 std::vector<T> parse_list(const std::string& text, const std::string& what);
-// Whitespace-separated numbers from a file; a missing file or bad number is a usage_error.
+// Whitespace-separated numbers from a file ('#' starts a comment to the end of the line);
+// a missing or unreadable file or a bad number (with its line) is a usage_error.
 template <class T>
 std::vector<T> read_numbers_file(const std::string& path);
 
-// Does `stage` (e.g. "2", "basic", "2-basic") select the stage with this id and number?
+// Does the --stage selection pick the stage with this number and id? Empty selects all.
+// `id` is the stage's id with or without the chapter prefix ("merge/2 basic" or "basic");
+// an item selects it as its number ("2"), its name ("basic"), both ("2-basic", "2 basic",
+// "2_basic") or the full id ("merge/2 basic", "merge/2"). Case, '-', '_' and ' ' don't matter.
 bool stage_selected(const std::vector<std::string>& selection, int number, const std::string& id);
+// A usage_error for a --stage item that selects none of these (number, id) stages; the
+// message lists the stages there are.
+void require_known_stages(const std::vector<std::string>& selection,
+                          const std::vector<std::pair<int, std::string>>& stages);
 
 }  // namespace wb

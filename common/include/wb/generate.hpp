@@ -30,11 +30,20 @@ class rng {
   std::uint64_t state_;
 };
 
+// The element types every generator is instantiated for (common/src/generate.cpp):
+//   every standard integer type from signed/unsigned char to (unsigned) long long (so all of
+//   int8_t ... uint64_t), float, double.
+// Invalid arguments (lo > hi, distinct == 0, ...) throw std::invalid_argument.
+
 // Uniform values in [lo, hi] (integers) or [lo, hi) (floating point).
 template <class T>
 std::vector<T> uniform(std::size_t n, std::uint64_t seed, T lo = std::numeric_limits<T>::lowest(),
                        T hi = std::numeric_limits<T>::max());
 // Values drawn from `distinct` evenly spaced values (distinct >= 1): many duplicates.
+// Integers: the values spread over the type's whole range, both extremes included
+// (distinct == 1: all 0; distinct above the number of values the type has: every value).
+// Floating point: the small integers -(distinct/2) ... distinct-1-(distinct/2), exact, so
+// sums of them are exact too.
 template <class T>
 std::vector<T> few_distinct(std::size_t n, std::uint64_t seed, std::size_t distinct);
 // n copies of one value.
@@ -43,11 +52,32 @@ std::vector<T> all_equal(std::size_t n, T value);
 // A mix of the type's extremes and their neighbours: lowest, lowest+1, -1, 0, 1, max-1, max.
 template <class T>
 std::vector<T> extremes(std::size_t n, std::uint64_t seed);
-// Zipf-like skew over `distinct` values: value rank r drawn with probability ~ 1/(r+1)^s.
+// Zipf-like skew over `distinct` values: value r (0 <= r < distinct, r must fit in T) drawn
+// with probability ~ 1/(r+1)^s: 0 is the most frequent value.
 template <class T>
 std::vector<T> zipf(std::size_t n, std::uint64_t seed, std::size_t distinct, double s = 1.1);
-// Values 0, 1, 2, ... (mod the type's range), then shuffled when `shuffled`.
+// Values 0, 1, 2, ... (mod the type's range; floating point: mod 2^24, so every value is an
+// exact integer), then shuffled when `shuffled`.
 template <class T>
 std::vector<T> iota(std::size_t n, std::uint64_t seed, bool shuffled);
+
+// Sorted inputs for merge-like operations.
+// uniform(), sorted ascending.
+template <class T>
+std::vector<T> sorted_uniform(std::size_t n, std::uint64_t seed, T lo = std::numeric_limits<T>::lowest(),
+                              T hi = std::numeric_limits<T>::max());
+// Two sorted arrays with every element of `low` (size n_low) below every element of `high`
+// (size n_high): skewed, one input runs out long before the other.
+template <class T>
+struct sorted_pair {
+  std::vector<T> a;
+  std::vector<T> b;
+};
+template <class T>
+sorted_pair<T> disjoint_sorted(std::size_t n_low, std::size_t n_high, std::uint64_t seed);
+// Two sorted arrays whose elements alternate when merged (a0 < b0 < a1 < b1 < ...; the
+// longer one's tail is left over): every output position switches input.
+template <class T>
+sorted_pair<T> interleaved_sorted(std::size_t n_a, std::size_t n_b, std::uint64_t seed);
 
 }  // namespace wb::gen

@@ -32,6 +32,7 @@ class report {
   const std::vector<report_row>& rows() const { return rows_; }
   // Terminal table; CSV and JSON files with the same columns (plus the raw samples in JSON).
   void print() const;
+  std::string to_text() const;  // what print() writes
   void write_csv(const std::string& path) const;
   void write_json(const std::string& path) const;
   bool all_verified() const;  // every row that ran was verified

@@ -1,0 +1,43 @@
+// wb::throw_cuda_error and wb::check_launch (see wb/check.hpp).
+#include "wb/check.hpp"
+
+#include <cstdlib>
+#include <cstring>
+
+#include <fmt/format.h>
+
+namespace wb {
+
+void throw_cuda_error(cudaError_t code, const char* call, const char* file, int line) {
+  const char* name = cudaGetErrorName(code);
+  const char* text = cudaGetErrorString(code);
+  throw cuda_error(code, fmt::format("{} failed at {}:{}: {}: {}", call, file, line,
+                                     name != nullptr ? name : "unknown error",
+                                     text != nullptr ? text : "no description"));
+}
+
+namespace {
+// WB_SYNC_CHECK=1: synchronise after every launch, so a fault inside a kernel is reported at
+// the launch that caused it instead of at some later, unrelated call. Read once.
+bool sync_after_launch() {
+  static const bool enabled = [] {
+    const char* value = std::getenv("WB_SYNC_CHECK");
+    return value != nullptr && std::strcmp(value, "1") == 0;
+  }();
+  return enabled;
+}
+}  // namespace
+
+void check_launch(const char* what, const char* file, int line) {
+  // Configuration errors (too many threads, too much shared memory) are reported at once.
+  cudaError_t code = cudaGetLastError();
+  if (code != cudaSuccess) throw_cuda_error(code, what, file, line);
+  if (sync_after_launch()) {
+    code = cudaDeviceSynchronize();
+    if (code != cudaSuccess) {
+      throw_cuda_error(code, fmt::format("{} (synchronised: WB_SYNC_CHECK=1)", what).c_str(), file, line);
+    }
+  }
+}
+
+}  // namespace wb

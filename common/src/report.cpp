@@ -1,0 +1,274 @@
+// The report table (see wb/report.hpp): terminal, CSV and JSON.
+#include "wb/report.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <stdexcept>
+#include <utility>
+
+#include <fmt/format.h>
+
+#include "wb/runtime.hpp"
+
+namespace wb {
+namespace {
+
+constexpr const char* emulated_note = "timings emulated on the cpu backend: meaningless for a GPU";
+
+bool ran(const report_row& row) { return row.time.has_value(); }
+
+double gb_per_s(const report_row& row) {
+  if (!ran(row) || row.time->median_ms <= 0 || row.bytes <= 0) return NAN;
+  return row.bytes / (row.time->median_ms * 1e6);  // bytes per ms / 1e6 = GB/s
+}
+double items_per_s(const report_row& row) {
+  if (!ran(row) || row.time->median_ms <= 0 || row.items <= 0) return NAN;
+  return row.items / row.time->median_ms * 1e3;
+}
+double percent_of_copy(const report_row& row, double copy_gbs) {
+  const double gbs = gb_per_s(row);
+  return std::isfinite(gbs) && copy_gbs > 0 ? 100.0 * gbs / copy_gbs : NAN;
+}
+
+// The row the others are compared with: the first baseline row that ran.
+const report_row* baseline_of(const std::vector<report_row>& rows) {
+  for (const auto& row : rows) {
+    if (row.is_baseline && ran(row) && row.time->median_ms > 0) return &row;
+  }
+  return nullptr;
+}
+double vs_baseline(const report_row& row, const report_row* baseline) {
+  if (baseline == nullptr || !ran(row) || row.time->median_ms <= 0) return NAN;
+  return baseline->time->median_ms / row.time->median_ms;
+}
+
+const char* verified_text(const report_row& row) {
+  if (row.verified) return "yes";
+  return ran(row) ? "NO" : "-";
+}
+
+std::string ms_text(double ms) {
+  if (ms < 0.1) return fmt::format("{:.4f}", ms);
+  if (ms < 10) return fmt::format("{:.3f}", ms);
+  if (ms < 1000) return fmt::format("{:.2f}", ms);
+  return fmt::format("{:.0f}", ms);
+}
+std::string rate_text(double per_s) {  // 1.23 G/s
+  const char* units[] = {"", "k", "M", "G", "T", "P"};
+  int unit = 0;
+  while (per_s >= 1000 && unit < 5) {
+    per_s /= 1000;
+    ++unit;
+  }
+  return fmt::format("{:.2f} {}/s", per_s, units[unit]);
+}
+std::string or_dash(double value, const char* format_spec) {
+  return std::isfinite(value) ? fmt::format(fmt::runtime(format_spec), value) : "-";
+}
+
+// Display width of UTF-8 text (the table uses "–" and "§"): count code points.
+std::size_t display_width(const std::string& text) {
+  std::size_t width = 0;
+  for (unsigned char c : text) width += (c & 0xC0) != 0x80;
+  return width;
+}
+std::string pad(const std::string& text, std::size_t width, bool right) {
+  const std::size_t w = display_width(text);
+  const std::string fill(width > w ? width - w : 0, ' ');
+  return right ? fill + text : text + fill;
+}
+
+// CSV field: quoted when it holds a comma, quote or line break.
+std::string csv_field(const std::string& text) {
+  if (text.find_first_of(",\"\n\r") == std::string::npos) return text;
+  std::string out = "\"";
+  for (char c : text) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  return out + "\"";
+}
+std::string csv_number(double value) { return std::isfinite(value) ? fmt::format("{}", value) : ""; }
+
+std::string json_string(const std::string& text) {
+  std::string out = "\"";
+  for (unsigned char c : text) {
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
+      case '\b': out += "\\b"; break;
+      case '\f': out += "\\f"; break;
+      default:
+        if (c < 0x20) {
+          out += fmt::format("\\u{:04x}", static_cast<unsigned>(c));
+        } else {
+          out += static_cast<char>(c);
+        }
+    }
+  }
+  return out + "\"";
+}
+std::string json_number(double value) { return std::isfinite(value) ? fmt::format("{}", value) : "null"; }
+
+std::ofstream open_for_writing(const std::string& path) {
+  std::ofstream out(path, std::ios::out | std::ios::trunc);
+  if (!out) throw std::runtime_error("cannot write the report to '" + path + "'");
+  return out;
+}
+
+}  // namespace
+
+report::report(std::string title, double copy_gbs) : title_(std::move(title)), copy_gbs_(copy_gbs) {}
+
+void report::add(report_row row) { rows_.push_back(std::move(row)); }
+
+bool report::all_verified() const {
+  for (const auto& row : rows_) {
+    if (ran(row) && !row.verified) return false;
+  }
+  return true;
+}
+
+std::string report::to_text() const {
+  const report_row* baseline = baseline_of(rows_);
+  bool any_items = false;
+  for (const auto& row : rows_) any_items = any_items || row.items > 0;
+
+  struct column {
+    std::string header;
+    bool right;
+    std::vector<std::string> cells;
+  };
+  std::vector<column> columns;
+  columns.push_back({"stage", false, {}});
+  columns.push_back({"median ms", true, {}});
+  columns.push_back({"min–max ms", true, {}});
+  columns.push_back({"GB/s", true, {}});
+  columns.push_back({"% of copy", true, {}});
+  if (baseline != nullptr) columns.push_back({"vs " + baseline->stage, true, {}});
+  if (any_items) columns.push_back({"items/s", true, {}});
+  columns.push_back({"verified", false, {}});
+  columns.push_back({"note", false, {}});
+
+  for (const auto& row : rows_) {
+    std::size_t c = 0;
+    columns[c++].cells.push_back(row.stage);
+    columns[c++].cells.push_back(ran(row) ? ms_text(row.time->median_ms) : "-");
+    columns[c++].cells.push_back(ran(row) ? ms_text(row.time->min_ms) + "–" + ms_text(row.time->max_ms) : "-");
+    columns[c++].cells.push_back(or_dash(gb_per_s(row), "{:.1f}"));
+    columns[c++].cells.push_back(or_dash(percent_of_copy(row, copy_gbs_), "{:.1f}%"));
+    if (baseline != nullptr) columns[c++].cells.push_back(or_dash(vs_baseline(row, baseline), "{:.2f}x"));
+    if (any_items) {
+      const double rate = items_per_s(row);
+      columns[c++].cells.push_back(std::isfinite(rate) ? rate_text(rate) : "-");
+    }
+    columns[c++].cells.push_back(verified_text(row));
+    columns[c++].cells.push_back(row.note);
+  }
+
+  std::vector<std::size_t> widths;
+  for (const auto& col : columns) {
+    std::size_t w = display_width(col.header);
+    for (const auto& cell : col.cells) w = std::max(w, display_width(cell));
+    widths.push_back(w);
+  }
+  auto line = [&](auto cell_of) {
+    std::string text;
+    for (std::size_t c = 0; c < columns.size(); ++c) {
+      if (c > 0) text += "  ";
+      const bool last = c + 1 == columns.size();
+      std::string cell = cell_of(c);
+      text += last ? cell : pad(cell, widths[c], columns[c].right);
+    }
+    while (!text.empty() && text.back() == ' ') text.pop_back();
+    return text + "\n";
+  };
+
+  std::string out = "\n" + title_ + "\n";
+  if (!backend_is_cuda) out += std::string("(") + emulated_note + ")\n";
+  if (copy_gbs_ > 0) {
+    out += fmt::format("copy bandwidth: {:.1f} GB/s (device-to-device cudaMemcpy, read + write){}\n", copy_gbs_,
+                       backend_is_cuda ? "" : ", emulated");
+  }
+  out += line([&](std::size_t c) { return columns[c].header; });
+  std::size_t total = 0;
+  for (std::size_t c = 0; c < widths.size(); ++c) total += widths[c] + (c > 0 ? 2 : 0);
+  std::string rule;
+  for (std::size_t i = 0; i < total; ++i) rule += "-";
+  out += rule + "\n";
+  for (std::size_t r = 0; r < rows_.size(); ++r) out += line([&](std::size_t c) { return columns[c].cells[r]; });
+  return out;
+}
+
+void report::print() const {
+  std::fputs(to_text().c_str(), stdout);
+  std::fflush(stdout);
+}
+
+void report::write_csv(const std::string& path) const {
+  const report_row* baseline = baseline_of(rows_);
+  auto out = open_for_writing(path);
+  out << "title,backend,stage,median_ms,min_ms,max_ms,reps,bytes,items,gb_per_s,pct_of_copy,copy_gb_per_s,"
+         "baseline,vs_baseline,items_per_s,verified,is_baseline,note\n";
+  for (const auto& row : rows_) {
+    out << csv_field(title_) << ',' << backend_name << ',' << csv_field(row.stage) << ','
+        << (ran(row) ? csv_number(row.time->median_ms) : "") << ','
+        << (ran(row) ? csv_number(row.time->min_ms) : "") << ','
+        << (ran(row) ? csv_number(row.time->max_ms) : "") << ','
+        << (ran(row) ? std::to_string(row.time->samples_ms.size()) : "") << ',' << csv_number(row.bytes) << ','
+        << csv_number(row.items) << ',' << csv_number(gb_per_s(row)) << ','
+        << csv_number(percent_of_copy(row, copy_gbs_)) << ',' << csv_number(copy_gbs_ > 0 ? copy_gbs_ : NAN) << ','
+        << csv_field(baseline != nullptr ? baseline->stage : "") << ',' << csv_number(vs_baseline(row, baseline))
+        << ',' << csv_number(items_per_s(row)) << ',' << verified_text(row) << ','
+        << (row.is_baseline ? "yes" : "no") << ',' << csv_field(row.note) << '\n';
+  }
+  if (!out) throw std::runtime_error("writing the report to '" + path + "' failed");
+}
+
+void report::write_json(const std::string& path) const {
+  const report_row* baseline = baseline_of(rows_);
+  auto out = open_for_writing(path);
+  out << "{\n";
+  out << "  \"title\": " << json_string(title_) << ",\n";
+  out << "  \"backend\": " << json_string(backend_name) << ",\n";
+  out << "  \"timings_emulated\": " << (backend_is_cuda ? "false" : "true") << ",\n";
+  out << "  \"copy_gb_per_s\": " << json_number(copy_gbs_ > 0 ? copy_gbs_ : NAN) << ",\n";
+  out << "  \"baseline\": " << (baseline != nullptr ? json_string(baseline->stage) : "null") << ",\n";
+  out << "  \"rows\": [";
+  for (std::size_t r = 0; r < rows_.size(); ++r) {
+    const auto& row = rows_[r];
+    out << (r == 0 ? "\n" : ",\n") << "    {";
+    out << "\"stage\": " << json_string(row.stage);
+    out << ", \"ran\": " << (ran(row) ? "true" : "false");
+    if (ran(row)) {
+      out << ", \"median_ms\": " << json_number(row.time->median_ms);
+      out << ", \"min_ms\": " << json_number(row.time->min_ms);
+      out << ", \"max_ms\": " << json_number(row.time->max_ms);
+      out << ", \"samples_ms\": [";
+      for (std::size_t i = 0; i < row.time->samples_ms.size(); ++i) {
+        out << (i == 0 ? "" : ", ") << json_number(row.time->samples_ms[i]);
+      }
+      out << "]";
+    } else {
+      out << ", \"median_ms\": null, \"min_ms\": null, \"max_ms\": null, \"samples_ms\": []";
+    }
+    out << ", \"bytes\": " << json_number(row.bytes);
+    out << ", \"items\": " << json_number(row.items);
+    out << ", \"gb_per_s\": " << json_number(gb_per_s(row));
+    out << ", \"pct_of_copy\": " << json_number(percent_of_copy(row, copy_gbs_));
+    out << ", \"vs_baseline\": " << json_number(vs_baseline(row, baseline));
+    out << ", \"items_per_s\": " << json_number(items_per_s(row));
+    out << ", \"verified\": " << (row.verified ? "true" : ran(row) ? "false" : "null");
+    out << ", \"is_baseline\": " << (row.is_baseline ? "true" : "false");
+    out << ", \"note\": " << json_string(row.note);
+    out << "}";
+  }
+  out << (rows_.empty() ? "]\n" : "\n  ]\n") << "}\n";
+  if (!out) throw std::runtime_error("writing the report to '" + path + "' failed");
+}
+
+}  // namespace wb

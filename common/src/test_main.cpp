@@ -1,0 +1,681 @@
+// The one test main every test binary shares (see common/README.md, "Test binaries").
+//
+//   <tests>                      doctest as usual, GPU-only cases skipped and named when there
+//                                is no GPU, then the line "N passed, N failed, N skipped"
+//   <tests> --wb-progress        one line per stage, each stage in its own process
+//   <tests> --wb-progress --wb-expect=pass|fail    the exercise self-check (exit 0 or 1)
+//
+// Environment: WB_TEST_SEED=<n> repeats a run's data; WB_STAGE_TIMEOUT=<seconds> (default 120)
+// is how long one stage may run under --wb-progress before it is killed and reported hung.
+#define DOCTEST_CONFIG_IMPLEMENT
+#include <doctest/doctest.h>
+
+#include <poll.h>
+#include <signal.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <charconv>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <iostream>
+#include <random>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "wb/device_info.hpp"
+#include "wb/generate.hpp"
+#include "wb/runtime.hpp"
+#include "wb/testing.hpp"
+
+// ---------------------------------------------------------------------------------------
+// wb::testing: seeds, stage registry, GPU presence
+// ---------------------------------------------------------------------------------------
+namespace wb::testing {
+namespace {
+
+[[noreturn]] void usage_exit(const std::string& message) {
+  std::fflush(stdout);
+  std::fprintf(stderr, "error: %s\n", message.c_str());
+  std::exit(2);
+}
+
+std::uint64_t choose_seed() {
+  if (const char* text = std::getenv("WB_TEST_SEED"); text != nullptr && *text != '\0') {
+    std::uint64_t value = 0;
+    const char* end = text + std::strlen(text);
+    const auto [ptr, ec] = std::from_chars(text, end, value);
+    if (ec != std::errc{} || ptr != end) usage_exit(fmt::format("WB_TEST_SEED='{}' is not a non-negative integer", text));
+    return value;
+  }
+  // Fresh data every run; 32 bits so the number is easy to copy.
+  std::random_device device;
+  const auto mixed = static_cast<std::uint64_t>(device()) ^
+                     static_cast<std::uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count()) ^
+                     (static_cast<std::uint64_t>(getpid()) << 16);
+  return wb::gen::rng(mixed).next() & 0xFFFFFFFFull;
+}
+
+std::vector<stage_info>& registry() {
+  static std::vector<stage_info> stages;
+  return stages;
+}
+
+}  // namespace
+
+std::uint64_t run_seed() {
+  static const std::uint64_t value = choose_seed();
+  return value;
+}
+
+std::uint64_t seed(std::uint64_t salt) {
+  return wb::gen::rng(run_seed() ^ (salt * 0x9E3779B97F4A7C15ull) ^ 0x5851F42D4C957F2Dull).next();
+}
+
+bool register_stages(const stage_info* stages, std::size_t count) {
+  registry().insert(registry().end(), stages, stages + count);
+  return true;
+}
+
+bool gpu_present() {
+  if constexpr (wb::backend_is_cuda) {
+    return wb::gpu_available();
+  } else {
+    return false;
+  }
+}
+
+}  // namespace wb::testing
+
+// ---------------------------------------------------------------------------------------
+// What one doctest run saw: a listener records it (and, in a --wb-progress child, streams
+// it to the parent through a pipe).
+// ---------------------------------------------------------------------------------------
+namespace {
+
+constexpr const char* gpu_prefix = "[gpu]";
+
+struct run_record {
+  // Before the run: the test cases the user's own filters select (so that a GPU case the
+  // user filtered out is not reported as skipped for want of a GPU).
+  bool capture_selected = false;
+  std::set<std::string> selected;
+  bool gpu_excluded = false;
+
+  int passed = 0;
+  int failed = 0;
+  std::vector<std::string> skipped_gpu;
+
+  std::string current_case;
+  std::vector<std::string> subcases;
+  bool have_failure = false;
+  std::string first_failure;
+
+  int report_fd = -1;  // --wb-progress child: the pipe to the parent
+};
+run_record g_record;
+
+std::string case_key(const doctest::TestCaseData& tc) {
+  return fmt::format("{}:{}:{}", tc.m_file.c_str(), tc.m_line, tc.m_name);
+}
+
+void write_all(int fd, const std::string& text) {
+  const char* p = text.data();
+  std::size_t left = text.size();
+  while (left > 0) {
+    const ssize_t n = ::write(fd, p, left);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return;
+    p += n;
+    left -= static_cast<std::size_t>(n);
+  }
+}
+
+// One line to the parent: a kind letter and a payload without line breaks.
+void report_line(char kind, const std::string& payload = {}) {
+  if (g_record.report_fd < 0) return;
+  std::string line(1, kind);
+  line += ' ';
+  for (char c : payload) line += (c == '\n' || c == '\r') ? ' ' : c;
+  line += '\n';
+  write_all(g_record.report_fd, line);
+}
+
+// "chapters/merge/tests/test_merge.cpp" rather than the absolute path.
+std::string short_path(const char* file) {
+  std::string path = file != nullptr ? file : "?";
+  std::size_t best = std::string::npos;
+  for (const char* root : {"/chapters/", "/solutions/", "/exercises/", "/common/"}) {
+    const auto at = path.rfind(root);
+    if (at != std::string::npos && (best == std::string::npos || at > best)) best = at;
+  }
+  return best == std::string::npos ? path : path.substr(best + 1);
+}
+
+std::string contexts_text(bool stringified) {
+  std::string out;
+  if (stringified) {
+    const int n = doctest::IReporter::get_num_stringified_contexts();
+    const doctest::String* contexts = doctest::IReporter::get_stringified_contexts();
+    for (int i = 0; i < n; ++i) out += std::string(" [") + contexts[i].c_str() + "]";
+  } else {
+    const int n = doctest::IReporter::get_num_active_contexts();
+    const doctest::IContextScope* const* contexts = doctest::IReporter::get_active_contexts();
+    for (int i = 0; i < n; ++i) {
+      std::ostringstream text;
+      contexts[i]->stringify(&text);
+      out += " [" + text.str() + "]";
+    }
+  }
+  return out;
+}
+
+std::string where_in_case() {
+  std::string out = fmt::format(" (test case \"{}\"", g_record.current_case);
+  for (const auto& subcase : g_record.subcases) out += fmt::format(" / subcase \"{}\"", subcase);
+  return out + ")";
+}
+
+void record_failure(const std::string& message) {
+  if (g_record.have_failure) return;
+  g_record.have_failure = true;
+  g_record.first_failure = message;
+  report_line('F', message);
+}
+
+struct wb_listener : doctest::IReporter {
+  explicit wb_listener(const doctest::ContextOptions&) {}
+
+  void report_query(const doctest::QueryData& query) override {
+    if (!g_record.capture_selected || query.data == nullptr) return;
+    for (unsigned i = 0; i < query.num_data; ++i) g_record.selected.insert(case_key(*query.data[i]));
+  }
+  void test_run_start() override {}
+  void test_run_end(const doctest::TestRunStats&) override {}
+  void test_case_start(const doctest::TestCaseData& tc) override {
+    g_record.current_case = tc.m_name;
+    g_record.subcases.clear();
+    report_line('C', tc.m_name);
+  }
+  void test_case_reenter(const doctest::TestCaseData&) override { g_record.subcases.clear(); }
+  void test_case_end(const doctest::CurrentTestCaseStats& stats) override {
+    (stats.testCaseSuccess ? g_record.passed : g_record.failed) += 1;
+    report_line('E', stats.testCaseSuccess ? "1" : "0");
+  }
+  void test_case_exception(const doctest::TestCaseException& e) override {
+    record_failure(fmt::format("{} {}{}{}", e.is_crash ? "crashed:" : "threw", e.error_string.c_str(),
+                               contexts_text(true), where_in_case()));
+  }
+  void subcase_start(const doctest::SubcaseSignature& s) override { g_record.subcases.emplace_back(s.m_name.c_str()); }
+  void subcase_end() override {
+    if (!g_record.subcases.empty()) g_record.subcases.pop_back();
+  }
+  void log_assert(const doctest::AssertData& a) override {
+    if (!a.m_failed || g_record.have_failure) return;
+    using namespace doctest::assertType;
+    std::string what;
+    const bool throws_kind = (a.m_at & (is_throws | is_throws_as | is_throws_with)) != 0;
+    if (a.m_threw && !throws_kind) {
+      what = fmt::format("threw: {}", a.m_exception.c_str());
+    } else if (throws_kind) {
+      what = a.m_threw ? fmt::format("threw the wrong exception: {}", a.m_exception.c_str())
+                       : std::string("did not throw");
+    } else {
+      const std::string decomp = a.m_decomp.c_str();
+      what = decomp.empty() || decomp == a.m_expr || decomp == "false" || decomp == "true" ? "is false"
+                                                                                            : "is false: " + decomp;
+    }
+    record_failure(fmt::format("{}:{}: {}( {} ) {}{}{}", short_path(a.m_file), a.m_line, doctest::assertString(a.m_at),
+                               a.m_expr, what, contexts_text(false), where_in_case()));
+  }
+  void log_message(const doctest::MessageData& m) override {
+    if ((m.m_severity & doctest::assertType::is_warn) != 0) return;  // MESSAGE/WARN: not failures
+    record_failure(fmt::format("{}:{}: {}{}{}", short_path(m.m_file), m.m_line, m.m_string.c_str(), contexts_text(false),
+                               where_in_case()));
+  }
+  void test_case_skipped(const doctest::TestCaseData& tc) override {
+    // Called for every filtered-out case: count only GPU cases the user's filters select.
+    if (!g_record.gpu_excluded || std::strncmp(tc.m_name, gpu_prefix, std::strlen(gpu_prefix)) != 0) return;
+    if (g_record.selected.count(case_key(tc)) == 0) return;
+    g_record.skipped_gpu.emplace_back(tc.m_name);
+    report_line('S', tc.m_name);
+  }
+};
+DOCTEST_REGISTER_LISTENER("wb_listener", 1, wb_listener);
+
+// Prints nothing: the reporter of a --wb-progress child (the listener sees everything).
+struct wb_quiet_reporter : doctest::IReporter {
+  explicit wb_quiet_reporter(const doctest::ContextOptions&) {}
+  void report_query(const doctest::QueryData&) override {}
+  void test_run_start() override {}
+  void test_run_end(const doctest::TestRunStats&) override {}
+  void test_case_start(const doctest::TestCaseData&) override {}
+  void test_case_reenter(const doctest::TestCaseData&) override {}
+  void test_case_end(const doctest::CurrentTestCaseStats&) override {}
+  void test_case_exception(const doctest::TestCaseException&) override {}
+  void subcase_start(const doctest::SubcaseSignature&) override {}
+  void subcase_end() override {}
+  void log_assert(const doctest::AssertData&) override {}
+  void log_message(const doctest::MessageData&) override {}
+  void test_case_skipped(const doctest::TestCaseData&) override {}
+};
+DOCTEST_REGISTER_REPORTER("wb_quiet", 1, wb_quiet_reporter);
+
+// ---------------------------------------------------------------------------------------
+// One doctest run (optionally of one suite, quietly)
+// ---------------------------------------------------------------------------------------
+struct doctest_result {
+  int rc = 0;
+  bool query_only = false;  // --help, --list-test-cases, ...: nothing ran
+};
+
+doctest_result run_doctest(const std::vector<std::string>& args, const char* suite, bool quiet) {
+  std::vector<const char*> argv;
+  for (const auto& a : args) argv.push_back(a.c_str());
+  const int argc = static_cast<int>(argv.size());
+
+  g_record.gpu_excluded = !wb::testing::gpu_present();
+  if (g_record.gpu_excluded) {
+    // Which cases do the user's filters select? (A listing run, printed nowhere.)
+    // (A flag, not setOption: doctest matches flags exactly, "-list-test-cases=true" is ignored.)
+    std::ostream nowhere(nullptr);
+    std::vector<const char*> query_argv = argv;
+    query_argv.push_back("--list-test-cases");
+    doctest::Context query(static_cast<int>(query_argv.size()), query_argv.data());
+    if (suite != nullptr) query.addFilter("test-suite", suite);
+    query.setOption("reporters", "wb_quiet");
+    query.setCout(&nowhere);
+    g_record.capture_selected = true;
+    query.run();
+    g_record.capture_selected = false;
+  }
+
+  doctest::Context context(argc, argv.data());
+  if (suite != nullptr) context.addFilter("test-suite", suite);
+  if (g_record.gpu_excluded) context.addFilter("test-case-exclude", "[gpu]*");
+  if (quiet) context.setOption("reporters", "wb_quiet");
+  doctest_result result;
+  result.rc = context.run();
+  result.query_only = context.shouldExit();
+  return result;
+}
+
+bool is_query_flag(const std::string& arg) {
+  std::string a = arg;
+  while (!a.empty() && a.front() == '-') a.erase(a.begin());
+  if (a.rfind("dt-", 0) == 0) a = a.substr(3);
+  if (const auto eq = a.find('='); eq != std::string::npos) a = a.substr(0, eq);
+  static const std::set<std::string> flags = {"h", "help", "?", "v", "version", "c", "count", "ltc",
+                                              "list-test-cases", "lts", "list-test-suites", "lr",
+                                              "list-reporters"};
+  return flags.count(a) > 0;
+}
+
+void print_summary(int passed, int failed, int skipped) {
+  std::fflush(stdout);
+  std::cout << passed << " passed, " << failed << " failed, " << skipped << " skipped" << std::endl;
+}
+
+void print_seed() {
+  const auto s = wb::testing::run_seed();
+  std::printf("test seed: %llu (WB_TEST_SEED=%llu repeats this run)\n", static_cast<unsigned long long>(s),
+              static_cast<unsigned long long>(s));
+  std::fflush(stdout);
+}
+
+// ---------------------------------------------------------------------------------------
+// --wb-progress: each stage in its own process
+// ---------------------------------------------------------------------------------------
+enum class stage_status { pass, fail, todo, crashed, hung, skipped, empty };
+
+struct stage_result {
+  stage_status status = stage_status::empty;
+  int passed = 0;
+  int failed = 0;
+  int skipped = 0;
+  std::string message;  // first failure, or why it crashed / hung
+};
+
+// Natural order: "merge/2 x" before "merge/10 y".
+bool natural_less(const std::string& a, const std::string& b) {
+  std::size_t i = 0;
+  std::size_t j = 0;
+  while (i < a.size() && j < b.size()) {
+    if (std::isdigit(static_cast<unsigned char>(a[i])) && std::isdigit(static_cast<unsigned char>(b[j]))) {
+      std::size_t ie = i;
+      std::size_t je = j;
+      while (ie < a.size() && std::isdigit(static_cast<unsigned char>(a[ie]))) ++ie;
+      while (je < b.size() && std::isdigit(static_cast<unsigned char>(b[je]))) ++je;
+      const std::string na = a.substr(i, ie - i);
+      const std::string nb = b.substr(j, je - j);
+      const auto ta = na.substr(std::min(na.find_first_not_of('0'), na.size()));
+      const auto tb = nb.substr(std::min(nb.find_first_not_of('0'), nb.size()));
+      if (ta.size() != tb.size()) return ta.size() < tb.size();
+      if (ta != tb) return ta < tb;
+      i = ie;
+      j = je;
+    } else {
+      if (a[i] != b[j]) return a[i] < b[j];
+      ++i;
+      ++j;
+    }
+  }
+  return a.size() - i < b.size() - j;
+}
+
+int stage_timeout_seconds() {
+  const char* text = std::getenv("WB_STAGE_TIMEOUT");
+  if (text == nullptr || *text == '\0') return 120;
+  int value = 0;
+  const char* end = text + std::strlen(text);
+  const auto [ptr, ec] = std::from_chars(text, end, value);
+  if (ec != std::errc{} || ptr != end || value < 1 || value > 86400) {
+    wb::testing::usage_exit(fmt::format("WB_STAGE_TIMEOUT='{}' is not a number of seconds in 1..86400", text));
+  }
+  return value;
+}
+
+std::string last_line(const std::string& output) {
+  std::size_t end = output.size();
+  while (end > 0 && (output[end - 1] == '\n' || output[end - 1] == '\r' || output[end - 1] == ' ')) --end;
+  const std::size_t begin = output.rfind('\n', end == 0 ? 0 : end - 1);
+  return output.substr(begin == std::string::npos ? 0 : begin + 1, end - (begin == std::string::npos ? 0 : begin + 1));
+}
+
+stage_result run_stage(const std::vector<std::string>& args, const wb::testing::stage_info& stage, int timeout_s) {
+  int report_pipe[2];
+  int output_pipe[2];
+  if (pipe(report_pipe) != 0 || pipe(output_pipe) != 0) {
+    return {stage_status::crashed, 0, 1, 0, fmt::format("could not create a pipe: {}", std::strerror(errno))};
+  }
+  std::fflush(stdout);
+  std::fflush(stderr);
+  std::cout.flush();
+  const pid_t pid = fork();
+  if (pid < 0) {
+    return {stage_status::crashed, 0, 1, 0, fmt::format("could not fork: {}", std::strerror(errno))};
+  }
+  if (pid == 0) {  // the child: run this stage's suite quietly, report through the pipe
+    close(report_pipe[0]);
+    close(output_pipe[0]);
+    dup2(output_pipe[1], STDOUT_FILENO);
+    dup2(output_pipe[1], STDERR_FILENO);
+    close(output_pipe[1]);
+    g_record.report_fd = report_pipe[1];
+    run_doctest(args, stage.suite, true);
+    report_line('D');
+    std::fflush(stdout);
+    std::fflush(stderr);
+    _exit(0);
+  }
+  close(report_pipe[1]);
+  close(output_pipe[1]);
+
+  stage_result result;
+  std::string report_buffer;
+  std::string output;  // the child's stdout/stderr, last few KiB (shown when it dies)
+  std::string current_case;  // the last test case started
+  bool case_open = false;    // ... and not finished: a hang or crash happened inside it
+  bool done = false;
+  bool hung = false;
+
+  auto handle_line = [&](const std::string& line) {
+    if (line.empty()) return;
+    const char kind = line[0];
+    const std::string payload = line.size() > 2 ? line.substr(2) : std::string();
+    switch (kind) {
+      case 'D': done = true; break;
+      case 'C': current_case = payload; case_open = true; break;
+      case 'E': (payload == "1" ? result.passed : result.failed) += 1; case_open = false; break;
+      case 'F': if (result.message.empty()) result.message = payload; break;
+      case 'S': result.skipped += 1; break;
+      default: break;
+    }
+  };
+
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(timeout_s);
+  pollfd fds[2] = {{report_pipe[0], POLLIN, 0}, {output_pipe[0], POLLIN, 0}};
+  int open_fds = 2;
+  while (open_fds > 0) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    if (left.count() <= 0) {
+      hung = true;
+      kill(pid, SIGKILL);
+      break;
+    }
+    const int ready = poll(fds, 2, static_cast<int>(std::min<long long>(left.count(), 250)));
+    if (ready < 0 && errno != EINTR) break;
+    for (auto& fd : fds) {
+      if (fd.fd < 0 || (fd.revents & (POLLIN | POLLHUP | POLLERR)) == 0) continue;
+      char buffer[4096];
+      const ssize_t n = read(fd.fd, buffer, sizeof buffer);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) {
+        close(fd.fd);
+        fd.fd = -1;
+        --open_fds;
+        continue;
+      }
+      if (fd.fd == report_pipe[0]) {
+        report_buffer.append(buffer, static_cast<std::size_t>(n));
+        std::size_t newline;
+        while ((newline = report_buffer.find('\n')) != std::string::npos) {
+          handle_line(report_buffer.substr(0, newline));
+          report_buffer.erase(0, newline + 1);
+        }
+      } else {
+        output.append(buffer, static_cast<std::size_t>(n));
+        if (output.size() > 8192) output.erase(0, output.size() - 4096);
+      }
+    }
+  }
+  for (auto& fd : fds) {
+    if (fd.fd >= 0) close(fd.fd);
+  }
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+
+  const std::string in_case = current_case.empty() ? "" : fmt::format(" in test case \"{}\"", current_case);
+  const std::string output_tail = last_line(output).empty() ? "" : " — last output: " + last_line(output);
+  // doctest reports a crash it catches (and ends the test case) before the process dies.
+  const std::string earlier =
+      result.message.empty() || result.message.rfind("crashed:", 0) == 0 ? "" : "; failure before it: " + result.message;
+  if (hung) {
+    result.status = stage_status::hung;
+    if (case_open) result.failed += 1;
+    result.message = fmt::format("hung: killed after {} s{} (WB_STAGE_TIMEOUT sets the limit){}", timeout_s, in_case,
+                                 earlier);
+  } else if (WIFSIGNALED(status)) {
+    result.status = stage_status::crashed;
+    if (case_open) result.failed += 1;
+    const int sig = WTERMSIG(status);
+    result.message = fmt::format("crashed (signal {}, {}){}{}{}", sig, strsignal(sig), in_case, earlier, output_tail);
+  } else if (!done || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    result.status = stage_status::crashed;
+    if (case_open) result.failed += 1;
+    result.message = fmt::format("the test process exited with status {} before finishing{}{}",
+                                 WIFEXITED(status) ? WEXITSTATUS(status) : -1, in_case, output_tail);
+  } else if (result.failed > 0) {
+    result.status = result.message.find("not implemented yet") != std::string::npos ? stage_status::todo
+                                                                                     : stage_status::fail;
+  } else if (result.passed > 0) {
+    result.status = stage_status::pass;
+  } else if (result.skipped > 0) {
+    result.status = stage_status::skipped;
+  } else {
+    result.status = stage_status::empty;
+  }
+  return result;
+}
+
+int run_progress(const std::vector<std::string>& args, const std::string& expect, const std::string& program) {
+  std::vector<wb::testing::stage_info> stages = wb::testing::registry();
+  std::stable_sort(stages.begin(), stages.end(),
+                   [](const auto& a, const auto& b) { return natural_less(a.suite, b.suite); });
+  const int timeout_s = stage_timeout_seconds();
+
+  std::printf("%s: stage by stage (%s backend%s)\n", program.c_str(), wb::backend_name,
+              wb::backend_is_cuda ? "" : ", kernels on the CPU emulator");
+  if (stages.empty()) {
+    std::printf("  no stages are registered in this test binary (wb::testing::register_stages)\n");
+    if (!expect.empty()) std::printf("expectation '%s' not met: there are no stages to check\n", expect.c_str());
+    print_summary(0, 0, 0);
+    return expect.empty() ? 0 : 1;
+  }
+
+  int stages_passing = 0;
+  int passed = 0;
+  int failed = 0;
+  int skipped = 0;
+  std::vector<std::string> broken;  // stages that break --wb-expect
+  const std::string indent = "         ";
+  for (const auto& stage : stages) {
+    const stage_result r = run_stage(args, stage, timeout_s);
+    passed += r.passed;
+    failed += r.failed;
+    skipped += r.skipped;
+    const char* tag = "[FAIL]";
+    switch (r.status) {
+      case stage_status::pass: tag = "[pass]"; break;
+      case stage_status::todo: tag = "[todo]"; break;
+      case stage_status::skipped: tag = "[skip]"; break;
+      case stage_status::empty: tag = "[none]"; break;
+      default: break;
+    }
+    std::string text = fmt::format("  {} {} — {} ({})\n", tag, stage.suite, stage.title, stage.section);
+    switch (r.status) {
+      case stage_status::pass:
+        ++stages_passing;
+        break;
+      case stage_status::todo:
+        text += fmt::format("{}{}\n", indent, r.message.substr(r.message.find("not implemented yet")));
+        text += fmt::format("{}hint: {}\n", indent, stage.hint);
+        break;
+      case stage_status::fail:
+      case stage_status::crashed:
+      case stage_status::hung:
+        text += fmt::format("{}first failure ({} of {} test case{} failed): {}\n", indent, r.failed, r.passed + r.failed,
+                            r.passed + r.failed == 1 ? "" : "s", r.message);
+        text += fmt::format("{}hint: {}\n", indent, stage.hint);
+        break;
+      case stage_status::skipped:
+        text += fmt::format("{}{} a GPU: nothing checked here\n", indent,
+                            r.skipped == 1 ? std::string("its test case needs")
+                                           : fmt::format("all {} of its test cases need", r.skipped));
+        break;
+      case stage_status::empty:
+        text += fmt::format("{}no test case in suite \"{}\": nothing checked\n", indent, stage.suite);
+        break;
+    }
+    std::fputs(text.c_str(), stdout);
+    std::fflush(stdout);
+
+    const bool ok_for_pass = r.status == stage_status::pass;
+    const bool ok_for_fail = r.status == stage_status::fail || r.status == stage_status::todo ||
+                             r.status == stage_status::crashed || r.status == stage_status::hung;
+    if ((expect == "pass" && !ok_for_pass) || (expect == "fail" && !ok_for_fail)) {
+      broken.push_back(fmt::format("{} ({})", stage.suite, tag));
+    }
+  }
+  std::printf("%d of %zu stages pass\n", stages_passing, stages.size());
+  int rc = 0;
+  if (!expect.empty()) {
+    if (broken.empty()) {
+      std::printf("expectation met: every stage %s%s\n", expect == "pass" ? "passes" : "fails",
+                  expect == "pass" ? "" : " (the shipped stubs are real exercises)");
+    } else {
+      std::printf("expectation broken: expected every stage to %s, but not:\n", expect.c_str());
+      for (const auto& b : broken) std::printf("  %s\n", b.c_str());
+      rc = 1;
+    }
+  }
+  print_summary(passed, failed, skipped);
+  return rc;
+}
+
+void print_workbook_help() {
+  std::printf(
+      "\nworkbook options (besides doctest's):\n"
+      "  --wb-progress              one line per stage: pass, FAIL (first failure + hint), todo;\n"
+      "                             each stage runs in its own process\n"
+      "  --wb-expect=pass|fail      with --wb-progress: exit 0 only if every stage passes / fails\n"
+      "environment:\n"
+      "  WB_TEST_SEED=<n>           repeat a run's random data (the seed is printed at the start)\n"
+      "  WB_STAGE_TIMEOUT=<s>       --wb-progress: kill a stage after s seconds (default 120)\n"
+      "  WB_SYNC_CHECK=1            synchronise after every launch (faults name the launch)\n"
+      "  WB_CPU_ORDER=in-order|reverse|shuffle[:seed]   cpu backend: thread scheduling order\n");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  bool progress = false;
+  std::string expect;
+  std::vector<std::string> args;
+  bool query = false;
+  bool help = false;
+  for (int i = 0; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (i > 0 && arg == "--wb-progress") {
+      progress = true;
+    } else if (i > 0 && arg.rfind("--wb-expect", 0) == 0) {
+      if (arg.rfind("--wb-expect=", 0) == 0) {
+        expect = arg.substr(std::strlen("--wb-expect="));
+      } else if (arg == "--wb-expect" && i + 1 < argc) {
+        expect = argv[++i];
+      } else {
+        wb::testing::usage_exit("--wb-expect needs a value: pass or fail");
+      }
+      if (expect != "pass" && expect != "fail") {
+        wb::testing::usage_exit(fmt::format("--wb-expect must be pass or fail, not '{}'", expect));
+      }
+    } else if (i > 0 && arg.rfind("--wb-", 0) == 0) {
+      wb::testing::usage_exit(fmt::format("unknown option '{}' (workbook options: --wb-progress, --wb-expect=pass|fail)", arg));
+    } else {
+      if (i > 0 && is_query_flag(arg)) query = true;
+      if (i > 0 && (arg == "-h" || arg == "--help" || arg == "-?" || arg == "--dt-help")) help = true;
+      args.push_back(arg);
+    }
+  }
+  if (!expect.empty() && !progress) wb::testing::usage_exit("--wb-expect only makes sense with --wb-progress");
+  if (progress && args.size() > 1) {
+    wb::testing::usage_exit(fmt::format("--wb-progress runs whole stages and takes no doctest options (got '{}')", args[1]));
+  }
+
+  std::string program = argc > 0 ? argv[0] : "tests";
+  if (const auto slash = program.rfind('/'); slash != std::string::npos) program = program.substr(slash + 1);
+
+  if (progress) {
+    // The parent only forks and reads pipes: it must not touch CUDA (a CUDA context does not
+    // survive fork), so no device query happens here.
+    print_seed();
+    return run_progress(args, expect, program);
+  }
+
+  if (!query) {
+    print_seed();
+    std::printf("%s\n", wb::device_description().c_str());
+    std::fflush(stdout);
+  }
+  const doctest_result result = run_doctest(args, nullptr, false);
+  if (result.query_only || query) {
+    if (help) print_workbook_help();
+    return result.rc;
+  }
+  std::fflush(stdout);
+  for (const auto& name : g_record.skipped_gpu) std::cout << "skipped (needs a GPU): " << name << "\n";
+  print_summary(g_record.passed, g_record.failed, static_cast<int>(g_record.skipped_gpu.size()));
+  return (result.rc != 0 || g_record.failed > 0) ? 1 : 0;
+}

@@ -1,0 +1,223 @@
+// wb/cli.hpp: options, exit codes, number lists and files, stage selection, size checks.
+#include <cstdint>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <limits>
+#include <sstream>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+#include "wb/check.hpp"
+#include "wb/cli.hpp"
+#include "wb/testing.hpp"
+
+namespace {
+
+// Runs wb::run_main on a command line, capturing what it prints.
+struct run_result {
+  int code;
+  std::string out;
+  std::string err;
+};
+run_result run_cli(std::vector<std::string> words, wb::common_options& options,
+                   const std::function<int()>& body = [] { return 0; }) {
+  CLI::App app{"test"};
+  wb::add_common_options(app, options);
+  words.insert(words.begin(), "prog");
+  std::vector<char*> argv;
+  for (auto& w : words) argv.push_back(w.data());
+  std::ostringstream out;
+  std::ostringstream err;
+  auto* old_out = std::cout.rdbuf(out.rdbuf());
+  auto* old_err = std::cerr.rdbuf(err.rdbuf());
+  int code = -1;
+  try {
+    code = wb::run_main(app, static_cast<int>(argv.size()), argv.data(), body);
+  } catch (...) {
+    std::cout.rdbuf(old_out);
+    std::cerr.rdbuf(old_err);
+    throw;
+  }
+  std::cout.rdbuf(old_out);
+  std::cerr.rdbuf(old_err);
+  return {code, out.str(), err.str()};
+}
+
+std::string temp_file(const std::string& name, const std::string& contents) {
+  const auto path = std::filesystem::temp_directory_path() / (name + "." + std::to_string(getpid()));
+  std::ofstream(path) << contents;
+  return path.string();
+}
+
+}  // namespace
+
+TEST_CASE("common options parse, with defaults") {
+  wb::common_options o;
+  auto r = run_cli({"--seed", "7", "--reps", "5", "--stage", "2,basic", "--track", "exercise", "--compare", "--print"}, o);
+  CHECK(r.code == 0);
+  CHECK(o.seed == 7);
+  CHECK(o.reps == 5);
+  CHECK(o.stages == std::vector<std::string>{"2", "basic"});
+  CHECK(o.track == "exercise");
+  CHECK(o.compare);
+  CHECK(o.print);
+  wb::common_options d;
+  CHECK(run_cli({}, d).code == 0);
+  CHECK(d.seed == 42);
+  CHECK(d.reps == 20);
+  CHECK(d.track == "solution");
+  CHECK_FALSE(d.compare);
+}
+
+TEST_CASE("bad command lines exit with 2 and say why; --help exits with 0") {
+  const std::vector<std::vector<std::string>> bad = {
+      {"--reps", "0"},         {"--reps", "10001"}, {"--reps", "abc"},  {"--reps", "-3"},
+      {"--track", "teacher"},  {"--bogus"},         {"--seed", "1x"},   {"--csv", "/no/such/folder/x.csv"},
+      {"--json", "/"},         {"--reps"},
+  };
+  for (const auto& words : bad) {
+    wb::common_options o;
+    const auto r = run_cli(words, o);
+    CAPTURE(words.front());
+    CHECK(r.code == 2);
+    CHECK_FALSE(r.err.empty());
+  }
+  wb::common_options o;
+  const auto help = run_cli({"--help"}, o);
+  CHECK(help.code == 0);
+  CHECK(help.out.find("--reps") != std::string::npos);
+}
+
+TEST_CASE("run_main maps exceptions from the body to exit codes") {
+  wb::common_options o;
+  auto usage = run_cli({}, o, []() -> int { throw wb::usage_error("n must be >= 0"); });
+  CHECK(usage.code == 2);
+  CHECK(usage.err == "error: n must be >= 0\n");
+  auto cuda = run_cli({}, o, []() -> int { WB_CHECK(cudaErrorInvalidValue); return 0; });
+  CHECK(cuda.code == 1);
+  CHECK(cuda.err.rfind("error: cudaErrorInvalidValue failed at ", 0) == 0);
+  auto other = run_cli({}, o, []() -> int { throw std::runtime_error("verification failed"); });
+  CHECK(other.code == 1);
+  CHECK(other.err == "error: verification failed\n");
+  CHECK(run_cli({}, o, [] { return 3; }).code == 3);
+}
+
+TEST_CASE("parse_list accepts well-formed numbers") {
+  CHECK(wb::parse_list<int>("1,3,5", "--x") == std::vector<int>{1, 3, 5});
+  CHECK(wb::parse_list<int>(" 7 , -2 ,+4", "--x") == std::vector<int>{7, -2, 4});
+  CHECK(wb::parse_list<std::int8_t>("65,-128,127", "--x") == std::vector<std::int8_t>{65, -128, 127});
+  CHECK(wb::parse_list<std::uint8_t>("0,255", "--x") == std::vector<std::uint8_t>{0, 255});
+  CHECK(wb::parse_list<std::uint64_t>("18446744073709551615", "--x") ==
+        std::vector<std::uint64_t>{std::numeric_limits<std::uint64_t>::max()});
+  CHECK(wb::parse_list<std::int64_t>("-9223372036854775808", "--x") ==
+        std::vector<std::int64_t>{std::numeric_limits<std::int64_t>::min()});
+  CHECK(wb::parse_list<double>("1.5e3,-0.25", "--x") == std::vector<double>{1500.0, -0.25});
+  CHECK(wb::parse_list<float>("3", "--x") == std::vector<float>{3.0f});
+  CHECK(wb::parse_list<std::int16_t>("-32768", "--x") == std::vector<std::int16_t>{-32768});
+}
+
+TEST_CASE("parse_list rejects malformed, empty and out-of-range items, naming them") {
+  auto rejects = [](auto parse, const std::string& text) {
+    try {
+      parse(text);
+    } catch (const wb::usage_error& e) {
+      const std::string what = e.what();
+      return what.rfind("--sizes: ", 0) == 0;
+    }
+    return false;
+  };
+  auto as_int = [](const std::string& t) { return wb::parse_list<int>(t, "--sizes"); };
+  auto as_i8 = [](const std::string& t) { return wb::parse_list<std::int8_t>(t, "--sizes"); };
+  auto as_u32 = [](const std::string& t) { return wb::parse_list<std::uint32_t>(t, "--sizes"); };
+  auto as_double = [](const std::string& t) { return wb::parse_list<double>(t, "--sizes"); };
+  auto as_float = [](const std::string& t) { return wb::parse_list<float>(t, "--sizes"); };
+  for (const char* text : {"", " ", "1,,2", "1,", ",1", "3x", "x3", "0x10", "1.5", "1 2", "--1", "+-1", "++1",
+                           "99999999999", "1e3"}) {
+    CAPTURE(text);
+    CHECK(rejects(as_int, text));
+  }
+  for (const char* text : {"128", "-129", "A", "1000"}) {
+    CAPTURE(text);
+    CHECK(rejects(as_i8, text));
+  }
+  CHECK(rejects(as_u32, "-1"));
+  CHECK(rejects(as_u32, "4294967296"));
+  for (const char* text : {"nan", "inf", "-inf", "1e999", "1.0.0", "1e"}) {
+    CAPTURE(text);
+    CHECK(rejects(as_double, text));
+  }
+  CHECK(rejects(as_float, "1e39"));
+  try {
+    wb::parse_list<std::int8_t>("5,300", "--sizes");
+    FAIL("no error");
+  } catch (const wb::usage_error& e) {
+    CHECK(std::string(e.what()) == "--sizes: '300' is out of range (expected a signed integer in -128..127)");
+  }
+}
+
+TEST_CASE("read_numbers_file reads whitespace-separated numbers with comments") {
+  const auto path = temp_file("wb_numbers", "# sizes\n1 2\t3\n\n  -4 # four\n5\n");
+  CHECK(wb::read_numbers_file<int>(path) == std::vector<int>{1, 2, 3, -4, 5});
+  CHECK(wb::read_numbers_file<double>(path) == std::vector<double>{1, 2, 3, -4, 5});
+  std::filesystem::remove(path);
+  const auto empty = temp_file("wb_empty", "");
+  CHECK(wb::read_numbers_file<int>(empty).empty());
+  std::filesystem::remove(empty);
+}
+
+TEST_CASE("read_numbers_file rejects a missing file, a folder and a bad number (with its line)") {
+  CHECK_THROWS_WITH_AS(wb::read_numbers_file<int>("/no/such/file.txt"),
+                       "cannot open '/no/such/file.txt': No such file or directory", wb::usage_error);
+  CHECK_THROWS_AS(wb::read_numbers_file<int>(std::filesystem::temp_directory_path().string()), wb::usage_error);
+  const auto path = temp_file("wb_bad_numbers", "1 2\n3 4x\n");
+  CHECK_THROWS_WITH_AS(wb::read_numbers_file<int>(path), doctest::Contains((path + ":2: '4x' is not a valid number").c_str()),
+                       wb::usage_error);
+  CHECK_THROWS_AS(wb::read_numbers_file<std::uint8_t>(path), wb::usage_error);
+  std::filesystem::remove(path);
+  const auto range = temp_file("wb_range_numbers", "100 200 300\n");
+  CHECK_THROWS_WITH_AS(wb::read_numbers_file<std::uint8_t>(range), doctest::Contains(":1: '300' is out of range"),
+                       wb::usage_error);
+  std::filesystem::remove(range);
+}
+
+TEST_CASE("stage_selected: by number, name, both, or full id; empty selects all") {
+  const std::string id = "merge/2 basic";
+  CHECK(wb::stage_selected({}, 2, id));
+  for (const char* item : {"2", "basic", "2-basic", "2 basic", "2_basic", "merge/2 basic", "merge/2", "BASIC",
+                           " basic "}) {
+    CAPTURE(item);
+    CHECK(wb::stage_selected({item}, 2, id));
+    CHECK(wb::stage_selected({item}, 2, "basic"));
+  }
+  for (const char* item : {"3", "tiled", "3-basic", "2-tiled", "merge/3", "reduction/2", "", "bas"}) {
+    CAPTURE(item);
+    CHECK_FALSE(wb::stage_selected({item}, 2, id));
+  }
+  CHECK(wb::stage_selected({"7", "basic"}, 2, id));
+  CHECK(wb::stage_selected({"at-bandwidth"}, 6, "reduction/6 at bandwidth"));
+  CHECK(wb::stage_selected({"at bandwidth"}, 6, "reduction/6 at-bandwidth"));
+  CHECK_FALSE(wb::stage_selected({"6"}, 16, "reduction/16 big"));
+}
+
+TEST_CASE("require_known_stages names an unknown stage and lists the real ones") {
+  const std::vector<std::pair<int, std::string>> stages = {{0, "merge/0 sequential"}, {1, "merge/1 co-rank"}};
+  CHECK_NOTHROW(wb::require_known_stages({"0", "co-rank"}, stages));
+  CHECK_THROWS_WITH_AS(wb::require_known_stages({"1", "tiled"}, stages),
+                       "--stage: 'tiled' names no stage (stages: merge/0 sequential, merge/1 co-rank)",
+                       wb::usage_error);
+}
+
+TEST_CASE("sizes: overflowing byte counts and more memory than there is are refused") {
+  CHECK(wb::bytes_for(1000, 8, "n") == 8000);
+  CHECK(wb::bytes_for(0, 8, "n") == 0);
+  CHECK_THROWS_AS(wb::bytes_for(std::uint64_t{1} << 62, 8, "n"), wb::usage_error);
+  CHECK_NOTHROW(wb::require_memory(1024, 1024, "a small run"));
+  CHECK_THROWS_WITH_AS(wb::require_memory(std::uint64_t{1} << 60, 0, "merge of 2^58 int32"),
+                       doctest::Contains("merge of 2^58 int32 needs 1.0 EiB of device memory, but only"),
+                       wb::usage_error);
+  CHECK_THROWS_WITH_AS(wb::require_memory(0, std::uint64_t{1} << 60, "a huge host array"),
+                       doctest::Contains("a huge host array needs 1.0 EiB of host memory"), wb::usage_error);
+}
