@@ -134,18 +134,18 @@ TEST_CASE("parse_list rejects malformed, empty and out-of-range items, naming th
   auto as_u32 = [](const std::string& t) { return wb::parse_list<std::uint32_t>(t, "--sizes"); };
   auto as_double = [](const std::string& t) { return wb::parse_list<double>(t, "--sizes"); };
   auto as_float = [](const std::string& t) { return wb::parse_list<float>(t, "--sizes"); };
-  for (const char* text : {"", " ", "1,,2", "1,", ",1", "3x", "x3", "0x10", "1.5", "1 2", "--1", "+-1", "++1",
+  for (const std::string text : {"", " ", "1,,2", "1,", ",1", "3x", "x3", "0x10", "1.5", "1 2", "--1", "+-1", "++1",
                            "99999999999", "1e3"}) {
     CAPTURE(text);
     CHECK(rejects(as_int, text));
   }
-  for (const char* text : {"128", "-129", "A", "1000"}) {
+  for (const std::string text : {"128", "-129", "A", "1000"}) {
     CAPTURE(text);
     CHECK(rejects(as_i8, text));
   }
   CHECK(rejects(as_u32, "-1"));
   CHECK(rejects(as_u32, "4294967296"));
-  for (const char* text : {"nan", "inf", "-inf", "1e999", "1.0.0", "1e"}) {
+  for (const std::string text : {"nan", "inf", "-inf", "1e999", "1.0.0", "1e"}) {
     CAPTURE(text);
     CHECK(rejects(as_double, text));
   }
@@ -186,13 +186,16 @@ TEST_CASE("read_numbers_file rejects a missing file, a folder and a bad number (
 TEST_CASE("stage_selected: by number, name, both, or full id; empty selects all") {
   const std::string id = "merge/2 basic";
   CHECK(wb::stage_selected({}, 2, id));
-  for (const char* item : {"2", "basic", "2-basic", "2 basic", "2_basic", "merge/2 basic", "merge/2", "BASIC",
-                           " basic "}) {
+  for (const std::string item : {"2", "basic", "2-basic", "2 basic", "2_basic", "BASIC", " basic "}) {
     CAPTURE(item);
     CHECK(wb::stage_selected({item}, 2, id));
-    CHECK(wb::stage_selected({item}, 2, "basic"));
+    CHECK(wb::stage_selected({item}, 2, "basic"));  // an id without the chapter prefix
   }
-  for (const char* item : {"3", "tiled", "3-basic", "2-tiled", "merge/3", "reduction/2", "", "bas"}) {
+  for (const std::string item : {"merge/2 basic", "merge/2", "Merge/2-Basic"}) {
+    CAPTURE(item);
+    CHECK(wb::stage_selected({item}, 2, id));
+  }
+  for (const std::string item : {"3", "tiled", "3-basic", "2-tiled", "merge/3", "reduction/2", "", "bas", "02x"}) {
     CAPTURE(item);
     CHECK_FALSE(wb::stage_selected({item}, 2, id));
   }
