@@ -54,9 +54,9 @@ template <class T>
 std::string type_description() {
   using lim = std::numeric_limits<T>;
   if constexpr (std::is_floating_point_v<T>) {
-    return sizeof(T) == 4 ? "finite float" : "finite double";
+    return sizeof(T) == 4 ? "a finite float" : "a finite double";
   } else {
-    return fmt::format("{} integer in {}..{}", std::is_signed_v<T> ? "signed" : "unsigned",
+    return fmt::format("{} integer in {}..{}", std::is_signed_v<T> ? "a signed" : "an unsigned",
                        +lim::lowest(), +lim::max());
   }
 }
@@ -69,28 +69,34 @@ std::string trim(const std::string& text) {
   return text.substr(begin, end - begin);
 }
 
-// One number, all of `item` (no leading/trailing junk), in T's range. `where` names the
-// source in the message ("--sizes", "data.txt:3").
+// What is wrong with `item` as a T (all of it, no leading/trailing junk, in T's range), or
+// empty when it is a good number; the value goes to `value`.
 template <class T>
-T parse_number(const std::string& item, const std::string& where) {
-  if (item.empty()) throw usage_error(where + ": empty item (expected a " + type_description<T>() + ")");
+std::string number_problem(const std::string& item, T& value) {
+  if (item.empty()) return "empty item (expected " + type_description<T>() + ")";
   const char* begin = item.data();
   const char* end = item.data() + item.size();
   // from_chars takes no leading '+'; a '+' followed by a sign is still rejected below.
   if (*begin == '+' && end - begin > 1 && begin[1] != '-' && begin[1] != '+') ++begin;
-  T value{};
   const auto [ptr, ec] = std::from_chars(begin, end, value);
   if (ec == std::errc::result_out_of_range) {
-    throw usage_error(fmt::format("{}: '{}' is out of range (expected a {})", where, item, type_description<T>()));
+    return fmt::format("'{}' is out of range (expected {})", item, type_description<T>());
   }
   if (ec != std::errc{} || ptr != end) {
-    throw usage_error(fmt::format("{}: '{}' is not a valid number (expected a {})", where, item, type_description<T>()));
+    return fmt::format("'{}' is not a valid number (expected {})", item, type_description<T>());
   }
   if constexpr (std::is_floating_point_v<T>) {
-    if (!std::isfinite(value)) {
-      throw usage_error(fmt::format("{}: '{}' is not a finite number (expected a {})", where, item, type_description<T>()));
-    }
+    if (!std::isfinite(value)) return fmt::format("'{}' is not a finite number (expected {})", item, type_description<T>());
   }
+  return {};
+}
+
+// `where` names the source in the message ("--sizes", "data.txt:3").
+template <class T>
+T parse_number(const std::string& item, const std::string& where) {
+  T value{};
+  const std::string problem = number_problem(item, value);
+  if (!problem.empty()) throw usage_error(where + ": " + problem);
   return value;
 }
 
@@ -134,7 +140,15 @@ std::vector<std::string> stage_names(int number, const std::string& id) {
 }  // namespace
 
 void add_common_options(CLI::App& app, common_options& options) {
-  app.add_option("--seed", options.seed, "seed of the generated input data")->capture_default_str();
+  // CLI11 2.1 wraps "-1" and saturates 2^64 for unsigned options: check the text first.
+  app.add_option("--seed", options.seed, "seed of the generated input data")
+      ->check(CLI::Validator(
+          [](std::string& text) -> std::string {
+            std::uint64_t value = 0;
+            return number_problem(trim(text), value);
+          },
+          "UINT64", "unsigned 64-bit integer"))
+      ->capture_default_str();
   app.add_option("--reps", options.reps, "timed repetitions per stage (the median is reported)")
       ->check(CLI::Range(1, 10000))
       ->capture_default_str();
@@ -156,8 +170,10 @@ int run_main(CLI::App& app, int argc, char** argv, const std::function<int()>& b
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     // --help and --version are "errors" with exit code 0; everything else is bad input.
-    const int code = app.exit(e);
-    return code == 0 ? 0 : 2;
+    if (e.get_exit_code() == static_cast<int>(CLI::ExitCodes::Success)) return app.exit(e);
+    std::fflush(stdout);
+    std::cerr << "error: " << e.what() << "\n(" << app.get_name() << " --help lists the options)\n";
+    return 2;
   }
   try {
     return body();

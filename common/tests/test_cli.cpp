@@ -69,6 +69,9 @@ TEST_CASE("common options parse, with defaults") {
   CHECK(d.seed == 42);
   CHECK(d.reps == 20);
   CHECK(d.track == "solution");
+  wb::common_options m;
+  CHECK(run_cli({"--seed", "18446744073709551615"}, m).code == 0);
+  CHECK(m.seed == 18446744073709551615ull);
   CHECK_FALSE(d.compare);
 }
 
@@ -76,14 +79,16 @@ TEST_CASE("bad command lines exit with 2 and say why; --help exits with 0") {
   const std::vector<std::vector<std::string>> bad = {
       {"--reps", "0"},         {"--reps", "10001"}, {"--reps", "abc"},  {"--reps", "-3"},
       {"--track", "teacher"},  {"--bogus"},         {"--seed", "1x"},   {"--csv", "/no/such/folder/x.csv"},
-      {"--json", "/"},         {"--reps"},
+      {"--json", "/"},         {"--reps"},          {"--seed", "-1"},   {"--seed", "18446744073709551616"},
+      {"--stage"},
   };
   for (const auto& words : bad) {
     wb::common_options o;
     const auto r = run_cli(words, o);
     CAPTURE(words.front());
     CHECK(r.code == 2);
-    CHECK_FALSE(r.err.empty());
+    CHECK(r.err.rfind("error: ", 0) == 0);
+    CHECK(r.err.find("--help lists the options") != std::string::npos);
   }
   wb::common_options o;
   const auto help = run_cli({"--help"}, o);

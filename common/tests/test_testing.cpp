@@ -25,6 +25,11 @@ TEST_CASE("first_mismatch finds the first differing index, or a size mismatch") 
         std::string("at index 0: expected 65, got -3"));
   CHECK(first_mismatch(std::vector<double>{0.5}, std::vector<double>{0.25}) ==
         std::string("at index 0: expected 0.5, got 0.25"));
+  // Neighbouring floats are told apart.
+  CHECK(first_mismatch(std::vector<float>{1.0f}, std::vector<float>{1.00000012f}) ==
+        std::string("at index 0: expected 1, got 1.00000012"));
+  CHECK(first_mismatch(std::vector<std::uint8_t>{255}, std::vector<std::uint8_t>{0}) ==
+        std::string("at index 0: expected 255, got 0"));
 }
 
 TEST_CASE("WB_CHECK_EQUAL_SEQ passes on equal sequences") {

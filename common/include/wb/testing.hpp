@@ -2,9 +2,12 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <optional>
+#include <ostream>
 #include <sstream>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include <doctest/doctest.h>
@@ -30,6 +33,21 @@ bool register_stages(const stage_info* stages, std::size_t count);
 // True when test cases that need a real GPU can run.
 bool gpu_present();
 
+// Writes one element for a message: 8-bit integers as numbers (not characters), floating
+// point with enough digits to tell neighbours apart.
+template <class T>
+void write_element(std::ostream& out, const T& value) {
+  if constexpr (std::is_integral_v<T> && sizeof(T) == 1) {
+    out << +value;
+  } else if constexpr (std::is_floating_point_v<T>) {
+    const auto old = out.precision(std::numeric_limits<T>::max_digits10);
+    out << value;
+    out.precision(old);
+  } else {
+    out << value;
+  }
+}
+
 // First index where two sequences differ: "at index 17: expected 5, got 6" (or size mismatch).
 template <class T>
 std::optional<std::string> first_mismatch(const std::vector<T>& expected, const std::vector<T>& got) {
@@ -41,7 +59,10 @@ std::optional<std::string> first_mismatch(const std::vector<T>& expected, const 
   for (std::size_t i = 0; i < expected.size(); ++i) {
     if (!(expected[i] == got[i])) {
       std::ostringstream out;
-      out << "at index " << i << ": expected " << +expected[i] << ", got " << +got[i];
+      out << "at index " << i << ": expected ";
+      write_element(out, static_cast<T>(expected[i]));
+      out << ", got ";
+      write_element(out, static_cast<T>(got[i]));
       return out.str();
     }
   }
