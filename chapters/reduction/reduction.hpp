@@ -1,0 +1,199 @@
+// The reduction chapter's interface: what every stage computes, how it is configured, and
+// the stage functions of both tracks (solutions/reduction/ and exercises/reduction/).
+//
+// Every stage computes the same thing, the sum of n values:
+//
+//     sum = in[0] + in[1] + ... + in[n-1]          (0 for n == 0)
+//
+// stage 0 on the host (the specification), stages 1-5 on the device. A device stage reads
+// n items at `in` (device memory), writes the sum to `*out` (device memory), may use the
+// scratch memory in `ws`, launches on the default stream and copies nothing to or from the
+// host, so it can be timed on its own.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <span>
+#include <string>
+#include <type_traits>
+
+#include "wb/device_buffer.hpp"
+
+namespace reduction {
+
+// ---------------------------------------------------------------------------------------
+// Types
+// ---------------------------------------------------------------------------------------
+
+// What the sum of T is returned as. R5: a sum of int32 items needs 64 bits (2^31 items of
+// INT_MAX sum to about 2^62), so int32 input gives an int64 sum; the other types keep their
+// own type (int64 sums wrap past 2^63 exactly as int64 arithmetic does; the checks keep
+// their data inside that range).
+template <class T>
+struct sum_type {
+  using type = T;
+};
+template <>
+struct sum_type<std::int32_t> {
+  using type = std::int64_t;
+};
+template <class T>
+using sum_t = typename sum_type<T>::type;
+
+// The input types every stage is instantiated for.
+template <class T>
+inline constexpr bool is_supported_type =
+    std::is_same_v<T, std::int32_t> || std::is_same_v<T, std::int64_t> ||
+    std::is_same_v<T, float> || std::is_same_v<T, double>;
+
+// ---------------------------------------------------------------------------------------
+// Launch configuration
+// ---------------------------------------------------------------------------------------
+
+inline constexpr int min_block = 32;     // R4: the warp-synchronous tail needs a whole warp
+inline constexpr int max_block = 1024;   // CUDA's limit on threads per block
+inline constexpr std::int64_t max_blocks = std::int64_t{1} << 20;  // partial sums: 8 MiB at most
+
+struct config {
+  int block = 256;          // threads per block: a power of two from 32 to 1024 (R2, R4)
+  std::int64_t blocks = 0;  // blocks of the first pass; 0: enough to fill the GPU once
+};
+
+// Throws std::invalid_argument with a message that says what is wrong and what is allowed:
+// R2, a block size that is not a power of two (the log-step tree would drop partials);
+// R4, fewer than 32 threads (the warp tail would read past the partials); more than 1024;
+// a negative or too large block count.
+void validate(const config& cfg);
+
+// The block count a stage launches for n items when one block covers `items_per_block`
+// items per sweep of its grid-stride loop: cfg.blocks if set, else just enough blocks to
+// cover n once, but no more than fill every multiprocessor to its thread limit (a grid-
+// stride loop then walks the rest). At least 1, so n == 0 still writes a sum.
+std::int64_t grid_blocks(std::int64_t n, const config& cfg, std::int64_t items_per_block);
+
+// How many blocks of `block` threads the device keeps resident at once, counting threads
+// only (multiprocessors x min(max threads per SM / block, 32)).
+std::int64_t resident_blocks(int block);
+
+// The largest grid any stage launches for n items with cfg: what the workspace must hold.
+std::int64_t max_grid_blocks(std::int64_t n, const config& cfg);
+
+// ---------------------------------------------------------------------------------------
+// Scratch memory
+// ---------------------------------------------------------------------------------------
+
+// What a stage may use besides its input and output: one partial sum per block of the first
+// pass, and a counter for stage 5's last-block-done ticket (zero between launches: the
+// last block resets it).
+template <class T>
+struct workspace {
+  sum_t<T>* partials = nullptr;
+  std::int64_t capacity = 0;       // partial sums `partials` holds
+  unsigned int* ticket = nullptr;
+};
+
+// Throws std::invalid_argument if a grid of `blocks` needs more partials than ws holds.
+void require_partials(std::int64_t capacity, std::int64_t blocks, const char* stage);
+
+// Owns a workspace large enough for every stage on n items with cfg.
+template <class T>
+class workspace_buffer {
+ public:
+  workspace_buffer(std::int64_t n, const config& cfg)
+      : partials_(static_cast<std::size_t>(max_grid_blocks(n, cfg))), ticket_(1) {
+    partials_.fill_bytes(0xA5);  // poison: a partial nobody wrote is visible in the sum
+    ticket_.fill_bytes(0);
+  }
+  workspace<T> view() {
+    return {partials_.data(), static_cast<std::int64_t>(partials_.size()), ticket_.data()};
+  }
+
+ private:
+  wb::device_buffer<sum_t<T>> partials_;
+  wb::device_buffer<unsigned int> ticket_;
+};
+
+// ---------------------------------------------------------------------------------------
+// Checking a floating-point sum
+// ---------------------------------------------------------------------------------------
+
+// The most items one thread adds in one sweep of its grid-stride loop, over all stages
+// (stage 5: 4 loads of 16 bytes, 4 int32 or float lanes each).
+inline constexpr std::int64_t max_items_per_thread_sweep = 16;
+
+// The largest number of roundings any single item goes through on its way into the sum, for
+// any stage run on n items with cfg: a thread's grid-stride slice (added one after the
+// other), a block's tree or shuffles (at most 2 x log2(1024) steps), then the pass over the
+// partial sums (blocks / 32 items a thread, and its tree). The thread count is the smallest
+// any stage launches (grid_blocks with max_items_per_thread_sweep items a thread, a quarter
+// of that when the grid is sized by occupancy). Capped at n: no order needs more.
+std::int64_t rounding_depth(std::int64_t n, const config& cfg);
+
+// Tolerance for a float or double sum, against a reference computed to higher precision:
+//     |got - exact| <= depth * eps * sum(|x_i|)
+// Any order of summation where each item goes through at most `depth` roundings has an error
+// below gamma_depth * sum|x_i|, gamma_d = d*u/(1-d*u) with u = eps/2 (Higham, "Accuracy and
+// Stability of Numerical Algorithms", §4.2); d*eps is above gamma_d while d*u <= 1/2. With
+// depth = n this is the N*eps*sum|x| bound of any order; the stages' grids give a far smaller
+// depth, so the check stays sharp at 2^28 items. Integers: 0, the sums are exact.
+template <class T>
+double tolerance(double sum_abs, std::int64_t depth) {
+  if constexpr (std::is_integral_v<T>) {
+    return 0.0;
+  } else {
+    return static_cast<double>(depth) * std::numeric_limits<T>::epsilon() * sum_abs;
+  }
+}
+
+}  // namespace reduction
+
+// ---------------------------------------------------------------------------------------
+// The stages. Both tracks implement the same functions (solutions/reduction/ in namespace
+// reduction::solution, exercises/reduction/ in reduction::exercise); the executable links
+// both, so the declarations are written once here and stamped into each namespace.
+// Each is instantiated for T = int32_t, int64_t, float, double.
+// ---------------------------------------------------------------------------------------
+#define REDUCTION_DECLARE_STAGES                                                                 \
+  /* 0: the specification, on the host (CUDA Handbook §12.2: what every kernel must match).   \
+     Integer sums in 64 bits; float sums in double, double sums compensated (Neumaier). */     \
+  template <class T>                                                                             \
+  sum_t<T> sum_sequential(std::span<const T> in);                                                \
+  /* 1: two-pass, log-step tree in shared memory (Handbook listing 12-1). */                      \
+  template <class T>                                                                             \
+  void sum_two_pass(const T* in, std::int64_t n, sum_t<T>* out, const workspace<T>& ws,         \
+                    const config& cfg);                                                          \
+  /* 2: the same, the last warp without __syncthreads (listing 12-2, fixed: R3, R4). */          \
+  template <class T>                                                                             \
+  void sum_warp_synchronous(const T* in, std::int64_t n, sum_t<T>* out, const workspace<T>& ws, \
+                            const config& cfg);                                                  \
+  /* 3: block size as a template parameter, the tree fully unrolled (listings 12-3, 12-4). */    \
+  template <class T>                                                                             \
+  void sum_unrolled(const T* in, std::int64_t n, sum_t<T>* out, const workspace<T>& ws,         \
+                    const config& cfg);                                                          \
+  /* 4: warp shuffles instead of shared memory for the in-warp steps (past the book). */         \
+  template <class T>                                                                             \
+  void sum_shuffle(const T* in, std::int64_t n, sum_t<T>* out, const workspace<T>& ws,          \
+                   const config& cfg);                                                           \
+  /* 5: 16-byte loads, several in flight, one pass with a last-block-done ticket. */             \
+  template <class T>                                                                             \
+  void sum_at_bandwidth(const T* in, std::int64_t n, sum_t<T>* out, const workspace<T>& ws,     \
+                        const config& cfg);
+
+namespace reduction::solution {
+REDUCTION_DECLARE_STAGES
+}
+namespace reduction::exercise {
+REDUCTION_DECLARE_STAGES
+}
+
+// Explicit instantiations of a device stage for the four input types (used once per stage
+// file in each track).
+#define REDUCTION_INSTANTIATE_DEVICE_STAGE(name)                                                   \
+  template void name<std::int32_t>(const std::int32_t*, std::int64_t, sum_t<std::int32_t>*,       \
+                                   const workspace<std::int32_t>&, const config&);                 \
+  template void name<std::int64_t>(const std::int64_t*, std::int64_t, sum_t<std::int64_t>*,       \
+                                   const workspace<std::int64_t>&, const config&);                 \
+  template void name<float>(const float*, std::int64_t, sum_t<float>*, const workspace<float>&,    \
+                            const config&);                                                        \
+  template void name<double>(const double*, std::int64_t, sum_t<double>*, const workspace<double>&, \
+                             const config&);

@@ -1,0 +1,149 @@
+// Stage 5: a reduction at the memory ceiling. A sum does one add per item loaded, so once the
+// block's reduction is cheap (stage 4) the only question left is how fast the input comes in.
+// Three changes from stage 4, each aimed at keeping more bytes in flight per instruction:
+//   1. 16-byte loads (int4, float4, longlong2, double2): a quarter of the load instructions
+//      of int32 loads, each warp request a full 512 bytes;
+//   2. 4 independent loads issued before the first add, so each thread has 64 bytes in
+//      flight instead of 4 (Little's law: bytes in flight = bandwidth x latency);
+//   3. one pass: the grid is only as large as fits on the GPU at once, each block leaves its
+//      partial in global memory, and the block that finishes last (last-block-done, as in
+//      the CUDA samples' threadFenceReduction) sums the partials. No second launch, no
+//      second pass over a partials array from a cold start.
+#include <algorithm>
+#include <cstdint>
+
+#include "reduction.hpp"
+#include "warp_reduce_shuffle.cuh"
+#include "wb/kernel.hpp"
+
+namespace reduction::WB_TRACK {
+
+inline constexpr int kLoadsInFlight = 4;
+
+// The 16-byte vector of each input type, and the sum of its lanes as S.
+template <class T>
+struct vector16;
+template <>
+struct vector16<std::int32_t> {
+  using type = int4;
+};
+template <>
+struct vector16<float> {
+  using type = float4;
+};
+template <>
+struct vector16<std::int64_t> {
+  using type = longlong2;
+};
+template <>
+struct vector16<double> {
+  using type = double2;
+};
+
+template <class S>
+__device__ __forceinline__ S lanes_sum(const int4& v) {
+  return (static_cast<S>(v.x) + static_cast<S>(v.y)) + (static_cast<S>(v.z) + static_cast<S>(v.w));
+}
+template <class S>
+__device__ __forceinline__ S lanes_sum(const float4& v) {
+  return (v.x + v.y) + (v.z + v.w);
+}
+template <class S>
+__device__ __forceinline__ S lanes_sum(const longlong2& v) {
+  return static_cast<S>(v.x) + static_cast<S>(v.y);
+}
+template <class S>
+__device__ __forceinline__ S lanes_sum(const double2& v) {
+  return v.x + v.y;
+}
+
+template <class S>
+__device__ __forceinline__ S load_volatile(const S* p) {
+  return *static_cast<const volatile S*>(p);
+}
+
+template <class T, class S>
+__global__ void at_bandwidth_kernel(S* out, S* partials, unsigned int* ticket,
+                                    const T* __restrict__ in, std::int64_t n) {
+  using V = typename vector16<T>::type;
+  constexpr std::int64_t kLanes = sizeof(V) / sizeof(T);
+  static_assert(kLoadsInFlight * kLanes <= max_items_per_thread_sweep);
+  const std::int64_t tid = wb::global_thread_index();
+  const std::int64_t threads = wb::grid_thread_count();
+
+  // [0, n) = a scalar head up to the first 16-byte boundary (when `in` is not aligned, e.g.
+  // in + 1), whole vectors, a scalar tail of fewer than kLanes items.
+  const std::int64_t misaligned = static_cast<std::int64_t>(reinterpret_cast<std::uintptr_t>(in) % sizeof(V));
+  const std::int64_t head = misaligned == 0 ? 0 : min(n, static_cast<std::int64_t>((sizeof(V) - misaligned) / sizeof(T)));
+  const V* body = reinterpret_cast<const V*>(in + head);
+  const std::int64_t vectors = (n - head) / kLanes;
+  const std::int64_t tail = head + vectors * kLanes;
+
+  S sum = 0;  // R5: 64 bits for int32 input
+  if (tid < head) sum += in[tid];
+  if (tail + tid < n) sum += in[tail + tid];
+
+  // The body: kLoadsInFlight loads a grid apart (each one coalesced across the warp), all
+  // issued before any is used, then added.
+  std::int64_t i = tid;
+  for (; i + (kLoadsInFlight - 1) * threads < vectors; i += kLoadsInFlight * threads) {
+    V v[kLoadsInFlight];
+    for (int k = 0; k < kLoadsInFlight; ++k) v[k] = body[i + k * threads];
+    for (int k = 0; k < kLoadsInFlight; ++k) sum += lanes_sum<S>(v[k]);
+  }
+  for (; i < vectors; i += threads) sum += lanes_sum<S>(body[i]);
+
+  sum = block_sum(sum);
+
+  // Last-block-done. Thread 0 publishes the block's partial, fences so that every block
+  // sees the partial before it sees the ticket, then takes a ticket. Whoever draws the
+  // last ticket knows every partial is written.
+  __shared__ bool is_last;
+  if (threadIdx.x == 0) {
+    partials[blockIdx.x] = sum;
+    __threadfence();
+    const unsigned int drawn = atomicAdd(ticket, 1u);
+    is_last = drawn == gridDim.x - 1;
+  }
+  __syncthreads();  // also separates the two block_sum calls
+  if (!is_last) return;
+
+  // The last block: sum the partials. Volatile loads go to L2 (where the other blocks'
+  // fenced stores are), never to a stale line in this multiprocessor's L1.
+  __threadfence();
+  S total = 0;
+  for (std::int64_t b = threadIdx.x; b < gridDim.x; b += blockDim.x) total += load_volatile(partials + b);
+  total = block_sum(total);
+  if (threadIdx.x == 0) {
+    *out = total;
+    *ticket = 0;  // ready for the next launch
+  }
+}
+
+template <class T>
+void sum_at_bandwidth(const T* in, std::int64_t n, sum_t<T>* out, const workspace<T>& ws,
+                      const config& cfg) {
+  using S = sum_t<T>;
+  validate(cfg);
+  constexpr std::int64_t kItemsPerThread = kLoadsInFlight * (16 / sizeof(T));
+  std::int64_t blocks = grid_blocks(n, cfg, cfg.block * kItemsPerThread);
+  if (cfg.blocks == 0) {
+    // One wave: no more blocks than the GPU runs at once for this kernel (registers may
+    // allow fewer than the thread count does), so no block waits for a second wave.
+    int per_sm = 0;
+    int device = 0;
+    int sms = 0;
+    WB_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, at_bandwidth_kernel<T, S>, cfg.block, 0));
+    WB_CHECK(cudaGetDevice(&device));
+    WB_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    blocks = std::max<std::int64_t>(1, std::min<std::int64_t>(blocks, std::int64_t{per_sm} * sms));
+  }
+  require_partials(ws.capacity, blocks, "sum_at_bandwidth");
+
+  wb::launch({dim3(static_cast<unsigned>(blocks)), dim3(cfg.block)}, at_bandwidth_kernel<T, S>, out,
+             ws.partials, ws.ticket, in, n);
+}
+
+REDUCTION_INSTANTIATE_DEVICE_STAGE(sum_at_bandwidth)
+
+}  // namespace reduction::WB_TRACK
