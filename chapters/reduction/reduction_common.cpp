@@ -6,10 +6,14 @@
 
 #include "reduction.hpp"
 #include "wb/check.hpp"
-#include "wb/launch.hpp"
 #include "wb/runtime.hpp"
 
 namespace reduction {
+
+namespace {
+// (like wb::ceil_div, which lives in wb/launch.hpp: kernel sources only)
+std::int64_t ceil_div(std::int64_t work, std::int64_t per) { return (work + per - 1) / per; }
+}  // namespace
 
 void validate(const config& cfg) {
   const int b = cfg.block;
@@ -56,7 +60,7 @@ std::int64_t resident_blocks(int block) {
 
 std::int64_t grid_blocks(std::int64_t n, const config& cfg, std::int64_t items_per_block) {
   if (cfg.blocks > 0) return cfg.blocks;
-  const std::int64_t cover = wb::ceil_div(std::max<std::int64_t>(n, 1), items_per_block);
+  const std::int64_t cover = ceil_div(std::max<std::int64_t>(n, 1), items_per_block);
   return std::clamp<std::int64_t>(cover, 1, std::min(resident_blocks(cfg.block), max_blocks));
 }
 
@@ -80,9 +84,9 @@ std::int64_t rounding_depth(std::int64_t n, const config& cfg) {
   // Stage 5 may launch fewer blocks than the thread limit allows when registers limit its
   // occupancy (at most by 2 on Hopper at 64 registers a thread); a margin of 4.
   const std::int64_t threads = std::max<std::int64_t>(1, blocks * cfg.block / (cfg.blocks > 0 ? 1 : 4));
-  const std::int64_t per_thread = wb::ceil_div(n, threads) + max_items_per_thread_sweep;
+  const std::int64_t per_thread = ceil_div(n, threads) + max_items_per_thread_sweep;
   const std::int64_t trees = 2 * 2 * 10;  // two passes, each at most 2 x log2(1024) steps
-  const std::int64_t second_pass = wb::ceil_div(blocks, min_block);
+  const std::int64_t second_pass = ceil_div(blocks, min_block);
   return std::min(n, per_thread + trees + second_pass);
 }
 

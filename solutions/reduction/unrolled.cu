@@ -49,7 +49,8 @@ void sum_unrolled(const T* in, std::int64_t n, sum_t<T>* out, const workspace<T>
 
   // Listing 12-4's switch. R4: the printed switch also has cases 1, 2, 4, 8 and 16, whose
   // warp tail reads past the partials; validate() has rejected them, and so does
-  // block_sum_unrolled's static_assert.
+  // block_sum_unrolled's static_assert. R6: the printed switch has no default, so any other
+  // size launched nothing and left the answer unwritten; here it cannot pass silently.
   switch (cfg.block) {
     case 32: return sum_unrolled_with<32>(in, n, out, partials, blocks);
     case 64: return sum_unrolled_with<64>(in, n, out, partials, blocks);

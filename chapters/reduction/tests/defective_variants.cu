@@ -224,6 +224,50 @@ std::int64_t two_pass_r5(const std::vector<std::int32_t>& data, int block, std::
   return d_out.to_host()[0];
 }
 
+// ---- R6 ------------------------------------------------------------------------------
+namespace {
+template <int kThreads, class T, class S>
+__global__ void unrolled_kernel(S* out, const T* in, std::int64_t n) {
+  S* partials = wb::dynamic_shared<S>();
+  const int tid = threadIdx.x;
+  S sum = 0;
+  const std::int64_t stride = static_cast<std::int64_t>(kThreads) * gridDim.x;
+  for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * kThreads + tid; i < n; i += stride) sum += in[i];
+  partials[tid] = sum;
+  __syncthreads();
+  ::reduction::WB_TRACK::block_sum_unrolled<kThreads>(partials, tid);
+  if (tid == 0) out[blockIdx.x] = partials[0];
+}
+template <int kThreads>
+void unrolled_with(const std::int32_t* in, std::int64_t n, std::int64_t* out, std::int64_t* partials,
+                   std::int64_t blocks) {
+  const std::size_t shared = kThreads * sizeof(std::int64_t);
+  wb::launch({dim3(static_cast<unsigned>(blocks)), dim3(kThreads), shared},
+             unrolled_kernel<kThreads, std::int32_t, std::int64_t>, partials, in, n);
+  wb::launch({dim3(1), dim3(kThreads), shared}, unrolled_kernel<kThreads, std::int64_t, std::int64_t>, out,
+             static_cast<const std::int64_t*>(partials), blocks);
+}
+}  // namespace
+
+std::int64_t unrolled_dispatch_r6(const std::vector<std::int32_t>& data, int block, std::int64_t blocks) {
+  wb::device_buffer<std::int32_t> d_in(data);
+  wb::device_buffer<std::int64_t> d_partials(static_cast<std::size_t>(blocks));
+  wb::device_buffer<std::int64_t> d_out(1);
+  d_out.fill_bytes(0xA5);
+  const auto n = static_cast<std::int64_t>(data.size());
+  // DEFECT R6: no validate(), and no `default:` (listing 12-4).
+  switch (block) {
+    case 32: unrolled_with<32>(d_in.data(), n, d_out.data(), d_partials.data(), blocks); break;
+    case 64: unrolled_with<64>(d_in.data(), n, d_out.data(), d_partials.data(), blocks); break;
+    case 128: unrolled_with<128>(d_in.data(), n, d_out.data(), d_partials.data(), blocks); break;
+    case 256: unrolled_with<256>(d_in.data(), n, d_out.data(), d_partials.data(), blocks); break;
+    case 512: unrolled_with<512>(d_in.data(), n, d_out.data(), d_partials.data(), blocks); break;
+    case 1024: unrolled_with<1024>(d_in.data(), n, d_out.data(), d_partials.data(), blocks); break;
+  }
+  WB_CHECK(cudaDeviceSynchronize());
+  return d_out.to_host()[0];
+}
+
 tail_probe warp_tail_r4(int block) { return probe(block, unguarded_tail{}); }
 tail_probe warp_tail_of_track(int block) { return probe(block, track_warp_tail{}); }
 tail_probe unrolled_tail_of_track(int block) {

@@ -25,6 +25,11 @@ std::int64_t warp_synchronous_r3(const std::vector<std::int32_t>& data, int bloc
 // the hardware's int adds do.
 std::int64_t two_pass_r5(const std::vector<std::int32_t>& data, int block, std::int64_t blocks);
 
+// R6: stage 3's host dispatch (listing 12-4) without validate() and without a `default:`:
+// a block size that has no case launches nothing and leaves the sum unwritten (this
+// returns whatever the poisoned output holds).
+std::int64_t unrolled_dispatch_r6(const std::vector<std::int32_t>& data, int block, std::int64_t blocks);
+
 // R4: a warp tail run alone on one block whose `block` partials are 1, 2, ..., block, with
 // every access to partials[block] or beyond counted. `sum` is partials[0] afterwards.
 struct tail_probe {

@@ -139,4 +139,16 @@ TEST_SUITE("reduction/3 unrolled") {
     }
     CHECK(track_sum(3, data, config{32, 3}) == exact_sum(data));
   }
+
+  TEST_CASE("R6 (new): the block-size switch has no silent fall-through") {
+    // Listing 12-4's switch has no default: a block size without a case launches nothing,
+    // returns normally, and the caller reads a sum nobody wrote.
+    const auto data = positive_data(3001, 107);
+    const std::int64_t expected = exact_sum(data);
+    CHECK(defective::unrolled_dispatch_r6(data, 256, 3) == expected);  // the variant works where it has a case
+    const std::int64_t unwritten = defective::unrolled_dispatch_r6(data, 96, 3);
+    CHECK_MESSAGE(unwritten != expected, "the R6 variant should leave the sum unwritten, gave " << unwritten);
+    CHECK_THROWS_WITH_AS(track_sum(3, data, config{96, 3}), doctest::Contains("not a power of two"),
+                         std::invalid_argument);
+  }
 }
