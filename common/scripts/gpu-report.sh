@@ -11,6 +11,8 @@
 #   --build DIR   build directory (default: build-gpu/)
 #   --phases L    comma list of build,test,sanitize,bench (default: all four, in that order)
 #
+# Environment: CMAKE_CUDA_ARCHITECTURES (default: the GPU found), WB_CHAPTER_LIST (chapters).
+#
 # Writes OUT/report.md (device, test summaries, sanitizer table, benchmark tables),
 # OUT/benchmarks.csv (every chapter's rows) and OUT/logs.tar.gz (every log). Exits non-zero
 # if a phase failed; the report says which.
@@ -48,6 +50,7 @@ if has_phase build; then
   args=(-S "$root" -B "$build" -G Ninja -DWB_BACKEND=cuda -DCMAKE_BUILD_TYPE=Release)
   [ -n "$deps" ] && args+=(-DWB_DEPS_DIR="$deps")
   [ -n "${CMAKE_CUDA_ARCHITECTURES:-}" ] && args+=(-DCMAKE_CUDA_ARCHITECTURES="$CMAKE_CUDA_ARCHITECTURES")
+  [ -n "${WB_CHAPTER_LIST+set}" ] && args+=("-DWB_CHAPTER_LIST=$WB_CHAPTER_LIST")
   if ! { cmake "${args[@]}" && cmake --build "$build" -j "$(nproc)"; } >"$out/logs/build.log" 2>&1; then
     failed+=(build)
     tail -40 "$out/logs/build.log"
