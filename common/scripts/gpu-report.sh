@@ -60,7 +60,7 @@ fi
 {
   echo "# GPU report"
   echo
-  echo "- date: $(date -u '+%Y-%m-%d %H:%M UTC'), commit: $(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet 2>/dev/null || echo ' (with uncommitted changes)')"
+  echo "- date: $(date -u '+%Y-%m-%d %H:%M UTC'), commit: $(git rev-parse --short HEAD 2>/dev/null || echo "${WB_COMMIT:-unknown}")$(git diff --quiet 2>/dev/null || echo ' (with uncommitted changes)')"
   echo "- GPU: $(nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>/dev/null || echo 'nvidia-smi unavailable')"
   echo "- nvcc: $(nvcc --version 2>/dev/null | tail -1)"
   echo
