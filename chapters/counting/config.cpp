@@ -1,0 +1,34 @@
+// counting::validate and the comparison count of the article's algorithm (counting.hpp).
+#include <stdexcept>
+#include <string>
+
+#include "counting.hpp"
+
+namespace counting {
+
+void validate(const config& cfg) {
+  auto fail = [](const std::string& what) { throw std::invalid_argument("counting config: " + what); };
+  if (cfg.block < 32 || cfg.block > 1024 || cfg.block % 32 != 0)
+    fail("block must be a multiple of 32 from 32 to 1024 (got " + std::to_string(cfg.block) + ")");
+  if (cfg.blocks_per_sm < 0 || cfg.blocks_per_sm > 32)
+    fail("blocks_per_sm must be 0 (as many as fit) to 32 (got " + std::to_string(cfg.blocks_per_sm) + ")");
+  if (cfg.blocks < 0) fail("blocks must be >= 0 (0: one wave), got " + std::to_string(cfg.blocks));
+  if (cfg.variant < 0 || cfg.variant > 3)
+    fail("stage 6 variant must be 0 to 3 (got " + std::to_string(cfg.variant) + ")");
+  if (cfg.expected_distinct < 0)
+    fail("expected_distinct must be >= 0 (0: unknown), got " + std::to_string(cfg.expected_distinct));
+  if (cfg.dp_chunk < 1 || cfg.dp_chunk > (std::int64_t{1} << 20))
+    fail("dp_chunk must be 1 to 2^20 items (got " + std::to_string(cfg.dp_chunk) + ")");
+  if (cfg.chunk_items < 1 || cfg.chunk_items > (std::int64_t{1} << 31))
+    fail("chunk_items must be 1 to 2^31 items (got " + std::to_string(cfg.chunk_items) + ")");
+  if (cfg.streams < 1 || cfg.streams > 16)
+    fail("streams must be 1 to 16 (got " + std::to_string(cfg.streams) + ")");
+}
+
+double quadratic_comparisons(double n, double k) {
+  // Loop { 2 } compares every item with the items after it: n(n-1)/2. Loop { 3 } searches the
+  // table, which grows to k entries: about k/2 comparisons for each of n items.
+  return n * (n - 1) / 2 + n * k / 2;
+}
+
+}  // namespace counting

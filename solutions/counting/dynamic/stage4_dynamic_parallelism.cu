@@ -1,0 +1,267 @@
+// Stage 4: the article's dynamic parallelism, done right for CUDA 12+ (GPU only).
+//
+// The article (seeds/001, "Using the code") builds the counting from kernels that launch
+// kernels: cdpCountChunkKernel takes a chunk, and for each item launches cdpCountIfKernel
+// to count that item's value over the chunk; cdpMergeReduction / cdpMergeAllReduction merge
+// the chunk tables; the host loop cdpDistCountLaunch feeds the chunks. Its defects:
+//   D5   cudaDeviceSynchronize() in device code: removed in CUDA 12 (compute_90 and later),
+//        so none of it compiles today;
+//   D6   __syncthreads() inside branches not every thread takes, and the shared counter of
+//        cdpCountIfKernel zeroed by thread 0 while other threads may already add to it;
+//   D7   cdpCountIfKernel compares only the items threadIdx.x < nSize of ONE block;
+//   D8   a value is kept only if 0 < count < nSize: one that fills its chunk is dropped;
+//   D9   cdpMergeAllReduction compares an entry's .value with the other entry's .freq;
+//   D12  the "counted already?" check reads other threads' shared entries with no barrier
+//        after their writes (and zeroed entries look like value 0);
+//   D13  the chunk kernels skip a chunk that ends past the input (`if (nEnd <= nSize)`), and
+//        the recursive one stops after CUDA_MAX_DEPTH chunks.
+//
+// The same idea, rebuilt:
+//   parent grid (launched by the host): one block per chunk (D13: every chunk, the last one
+//     shorter); each thread takes items of the chunk, decides from the input whether its item
+//     is the first occurrence of its value in the chunk (D12), and if so launches a child
+//     count-if grid for that value into the fire-and-forget stream (no stream creation, no
+//     waiting);
+//   child grid count_if_kernel: counts the value over the whole chunk with a grid-stride
+//     loop (D7), a shared counter zeroed BEFORE a barrier that every thread reaches (D6);
+//   merge (a TAIL LAUNCH from the parent): runs when the parent grid and every child it
+//     launched are done, which is what the article wanted from cudaDeviceSynchronize (D5);
+//     it adds up the chunk tables entry by entry, comparing values with values (D9) and
+//     keeping every entry with a count (D8); it tail-launches the ranking, which writes the
+//     table in ascending order.
+// It works, and it is slow: one child launch per (chunk, distinct value) pair, each doing a
+// few thousand comparisons, and merges that are quadratic again. The benchmark shows by how
+// much; stages 5-7 show what to do instead.
+//
+// This file is compiled with relocatable device code (-rdc, linked with cudadevrt) because
+// kernels launch kernels; chapters/counting/CMakeLists.txt keeps that to this file's own
+// library. On the cpu backend the emulator runs no device-side launches: the stage throws
+// stage_refused, while its building blocks (count_if_value, merge_chunk_tables) run as
+// ordinary host-launched kernels on both backends, and the checks of D6-D9 use them.
+#include <cstdio>
+#include <stdexcept>
+
+#include "chunks.hpp"
+#include "counting.hpp"
+#include "wb/kernel.hpp"
+
+namespace counting::WB_TRACK {
+
+namespace {
+
+constexpr int child_block = 128;
+constexpr int child_max_blocks = 16;
+constexpr int merge_block = 256;
+
+// The child: *count += #{ i < n : in[i] == value }.
+template <class T>
+__global__ void count_if_kernel(const T* in, std::int64_t n, T value, std::uint64_t* count) {
+  __shared__ unsigned long long block_count;
+  if (threadIdx.x == 0) block_count = 0;
+  __syncthreads();  // D6: zeroed before anyone adds; every thread reaches this barrier
+  unsigned long long mine = 0;
+  for (std::int64_t i = wb::global_thread_index(); i < n; i += wb::grid_thread_count()) {  // D7: all n items
+    if (in[i] == value) ++mine;
+  }
+  if (mine != 0) atomicAdd(&block_count, mine);
+  __syncthreads();  // D6: outside any branch
+  if (threadIdx.x == 0 && block_count != 0) atomicAdd(reinterpret_cast<unsigned long long*>(count), block_count);
+}
+
+// Ranks the merged entries: merged[i] > 0 marks the first chunk entry of a value, holding the
+// value's total. Its rank among those entries is its place in the table.
+template <class T>
+__global__ void rank_kernel(const T* slot_value, const std::uint64_t* merged, std::int64_t n,
+                            device_table<T> out, const int* launch_error) {
+  if (launch_error != nullptr && *launch_error != 0) {  // a child launch failed: say so
+    if (wb::global_thread_index() == 0) *out.size = -static_cast<std::int64_t>(*launch_error);
+    return;
+  }
+  for (std::int64_t i = wb::global_thread_index(); i < n; i += wb::grid_thread_count()) {
+    if (merged[i] == 0) continue;
+    const T v = slot_value[i];
+    std::int64_t rank = 0;
+    for (std::int64_t j = 0; j < n; ++j) rank += (merged[j] != 0 && slot_value[j] < v) ? 1 : 0;
+    out.values[rank] = v;
+    out.counts[rank] = merged[i];
+    atomicAdd(reinterpret_cast<unsigned long long*>(out.size), 1ull);
+  }
+}
+
+// The merge of the chunk tables (cdpMergeReduction / cdpMergeAllReduction): slot i is an
+// entry of chunk i / chunk when slot_count[i] > 0. For the first chunk holding a value, add
+// up that value's counts over all chunks into merged[i]; every other slot gets 0.
+template <class T, bool tail_launch_rank>
+__global__ void merge_kernel(const T* slot_value, const std::uint64_t* slot_count, std::int64_t n,
+                             std::int64_t chunk, std::uint64_t* merged, device_table<T> out,
+                             const int* launch_error) {
+  for (std::int64_t i = wb::global_thread_index(); i < n; i += wb::grid_thread_count()) {
+    std::uint64_t total = 0;
+    if (slot_count[i] > 0) {  // D8: an entry is kept when it has a count, also when it fills its chunk
+      const T v = slot_value[i];
+      const std::int64_t chunk_begin = i / chunk * chunk;
+      bool first = true;
+      for (std::int64_t j = 0; j < chunk_begin && first; ++j) {
+        if (slot_count[j] > 0 && slot_value[j] == v) first = false;  // D9: value against value
+      }
+      if (first) {
+        total = slot_count[i];
+        for (std::int64_t j = chunk_begin + chunk; j < n; ++j) {
+          if (slot_count[j] > 0 && slot_value[j] == v) total += slot_count[j];  // D9
+        }
+      }
+    }
+    merged[i] = total;
+  }
+  (void)out, (void)launch_error;  // used by the tail launch only
+#if defined(WB_BACKEND_CUDA)
+  if constexpr (tail_launch_rank) {
+    if (blockIdx.x == 0 && threadIdx.x == 0) {
+      // Runs after every block of this grid is done (merged[] complete).
+      rank_kernel<T><<<gridDim.x, blockDim.x, 0, cudaStreamTailLaunch>>>(slot_value, merged, n, out, launch_error);
+    }
+  }
+#endif
+}
+
+template <class T>
+unsigned blocks_for(std::int64_t n) {
+  const std::int64_t b = wb::ceil_div(n > 0 ? n : 1, merge_block);
+  return static_cast<unsigned>(b < 4096 ? b : 4096);
+}
+
+#if defined(WB_BACKEND_CUDA)
+// The parent: block c handles chunk c.
+template <class T>
+__global__ void parent_kernel(const T* in, std::int64_t n, std::int64_t chunk, T* slot_value,
+                              std::uint64_t* slot_count, std::uint64_t* merged, device_table<T> out,
+                              int* launch_error, unsigned merge_blocks) {
+  const chunk_range r = chunk_bounds(blockIdx.x, chunk, n);  // D13: the last chunk too
+  const std::int64_t length = r.end - r.begin;
+  for (std::int64_t i = r.begin + threadIdx.x; i < r.end; i += blockDim.x) {
+    const T v = in[i];
+    bool first = true;  // D12: from the input, which nobody writes
+    for (std::int64_t j = r.begin; j < i && first; ++j) first = in[j] != v;
+    slot_count[i] = 0;  // visible to the child: written before the launch
+    if (first) {
+      slot_value[i] = v;
+      const std::int64_t blocks = wb::ceil_div(length, child_block);
+      // D5: launch and go on. Nobody waits here; the tail launch below runs when this grid
+      // and all of its children have finished.
+      count_if_kernel<T><<<static_cast<unsigned>(blocks < child_max_blocks ? blocks : child_max_blocks), child_block,
+                           0, cudaStreamFireAndForget>>>(in + r.begin, length, v, &slot_count[i]);
+      const cudaError_t e = cudaGetLastError();
+      if (e != cudaSuccess) atomicCAS(launch_error, 0, static_cast<int>(e));
+    }
+  }
+  if (blockIdx.x == 0 && threadIdx.x == 0) {
+    merge_kernel<T, true><<<merge_blocks, merge_block, 0, cudaStreamTailLaunch>>>(slot_value, slot_count, n, chunk,
+                                                                                 merged, out, launch_error);
+    const cudaError_t e = cudaGetLastError();
+    if (e != cudaSuccess) atomicCAS(launch_error, 0, static_cast<int>(e));
+  }
+}
+#endif
+
+// Workspace: slot values, slot counts, merged counts (n each), the launch error flag.
+template <class T>
+struct dp_layout {
+  T* slot_value;
+  std::uint64_t* slot_count;
+  std::uint64_t* merged;
+  int* launch_error;
+  std::size_t bytes;
+};
+
+template <class T>
+dp_layout<T> dp_place(void* base, std::int64_t n) {
+  const auto count = static_cast<std::size_t>(n > 0 ? n : 1);
+  auto* p = static_cast<unsigned char*>(base);
+  dp_layout<T> l{};
+  std::size_t offset = 0;
+  l.slot_count = reinterpret_cast<std::uint64_t*>(p + offset);
+  offset += count * sizeof(std::uint64_t);
+  l.merged = reinterpret_cast<std::uint64_t*>(p + offset);
+  offset += count * sizeof(std::uint64_t);
+  l.launch_error = reinterpret_cast<int*>(p + offset);
+  offset += 16;
+  l.slot_value = reinterpret_cast<T*>(p + offset);
+  offset += count * sizeof(T);
+  l.bytes = offset;
+  return l;
+}
+
+}  // namespace
+
+template <class T>
+std::size_t count_dynamic_parallelism_workspace_bytes(std::int64_t n, const config&) {
+  return dp_place<T>(nullptr, n).bytes;
+}
+
+template <class T>
+void count_dynamic_parallelism(const T* in, std::int64_t n, device_table<T> out, workspace ws, const config& cfg) {
+  validate(cfg);
+#if !defined(WB_BACKEND_CUDA)
+  (void)in, (void)n, (void)out, (void)ws;
+  throw stage_refused(
+      "GPU-only stage: dynamic parallelism (kernels launching kernels) needs a GPU; the cpu backend does not "
+      "emulate device-side launches");
+#else
+  if (n > max_dynamic_parallelism_items) {
+    char text[200];
+    std::snprintf(text, sizeof text, "one child grid per (chunk, value): N = %lld is above the limit of %lld items",
+                  static_cast<long long>(n), static_cast<long long>(max_dynamic_parallelism_items));
+    throw stage_refused(text);
+  }
+  const dp_layout<T> l = dp_place<T>(ws.data, n);
+  if (ws.bytes < l.bytes) throw std::invalid_argument("count_dynamic_parallelism: workspace too small");
+  WB_CHECK(cudaMemsetAsync(out.size, 0, sizeof(std::int64_t)));
+  WB_CHECK(cudaMemsetAsync(l.launch_error, 0, sizeof(int)));
+  if (n == 0) return;
+  // Every child launch waits in the device runtime's queue until it can run: make room for
+  // all of them (one per distinct value of each chunk, at most one per item), plus the two
+  // tail launches. Only the first call at a size pays for this (it is not a queued operation).
+  const std::int64_t chunks = chunk_count(n, cfg.dp_chunk);
+  std::int64_t children = n;
+  if constexpr (sizeof(T) == 1) children = chunks * 256 < n ? chunks * 256 : n;
+  std::size_t pending = 0;
+  WB_CHECK(cudaDeviceGetLimit(&pending, cudaLimitDevRuntimePendingLaunchCount));
+  const auto needed = static_cast<std::size_t>(children) + 16;
+  if (pending < needed) WB_CHECK(cudaDeviceSetLimit(cudaLimitDevRuntimePendingLaunchCount, needed));
+  wb::launch({static_cast<unsigned>(chunks), static_cast<unsigned>(cfg.block)}, parent_kernel<T>, in, n, cfg.dp_chunk,
+             l.slot_value, l.slot_count, l.merged, out, l.launch_error, blocks_for<T>(n));
+#endif
+}
+
+template <class T>
+void count_if_value(const T* in, std::int64_t n, T value, std::uint64_t* count, const config& cfg) {
+  validate(cfg);
+  if (n <= 0) return;
+  const std::int64_t blocks = wb::ceil_div(n, child_block);
+  wb::launch({static_cast<unsigned>(blocks < child_max_blocks ? blocks : child_max_blocks), child_block},
+             count_if_kernel<T>, in, n, value, count);
+}
+
+template <class T>
+void merge_chunk_tables(const T* slot_value, const std::uint64_t* slot_count, std::int64_t n, std::int64_t chunk,
+                        std::uint64_t* merged, device_table<T> out) {
+  if (chunk < 1) throw std::invalid_argument("merge_chunk_tables: chunk must be >= 1");
+  WB_CHECK(cudaMemsetAsync(out.size, 0, sizeof(std::int64_t)));
+  if (n <= 0) return;
+  wb::launch({blocks_for<T>(n), merge_block}, merge_kernel<T, false>, slot_value, slot_count, n, chunk, merged, out,
+             static_cast<const int*>(nullptr));
+  wb::launch({blocks_for<T>(n), merge_block}, rank_kernel<T>, slot_value, static_cast<const std::uint64_t*>(merged),
+             n, out, static_cast<const int*>(nullptr));
+}
+
+#define COUNTING_STAGE4(T)                                                                                       \
+  template std::size_t count_dynamic_parallelism_workspace_bytes<T>(std::int64_t, const config&);               \
+  template void count_dynamic_parallelism(const T*, std::int64_t, device_table<T>, workspace, const config&);    \
+  template void count_if_value(const T*, std::int64_t, T, std::uint64_t*, const config&);                        \
+  template void merge_chunk_tables(const T*, const std::uint64_t*, std::int64_t, std::int64_t, std::uint64_t*, \
+                                   device_table<T>);
+COUNTING_STAGE4(std::int8_t)
+COUNTING_STAGE4(std::int64_t)
+#undef COUNTING_STAGE4
+
+}  // namespace counting::WB_TRACK

@@ -1,0 +1,46 @@
+// Stage 5: the histogram with atomics in global memory (int8).
+//
+// With 256 possible values the frequency table is a histogram: one counter per value, and
+// every item adds one to its counter (PMPP §9.2-9.3, Fig. 9.6). Many threads add to the same
+// counters at once, so each increment is an atomicAdd. The counters live in global memory,
+// so every atomic is a round trip to the L2 cache; when most items have one value (the
+// one-hot input) all of them queue on one address and the stage crawls. Stage 6 fixes both.
+#include "counting.hpp"
+#include "histogram_table.cuh"
+#include "wb/kernel.hpp"
+
+namespace counting::WB_TRACK {
+
+namespace {
+
+// bins[(uint8_t)v] counts value v (histogram_table.cuh says why the raw byte is the index).
+__global__ void histogram_global_atomics_kernel(const std::int8_t* in, std::int64_t n, std::uint64_t* bins) {
+  for (std::int64_t i = wb::global_thread_index(); i < n; i += wb::grid_thread_count()) {
+    atomicAdd(reinterpret_cast<unsigned long long*>(&bins[static_cast<std::uint8_t>(in[i])]), 1ull);
+  }
+}
+
+}  // namespace
+
+std::size_t histogram_global_atomics_workspace_bytes() { return detail::histogram_bins * sizeof(std::uint64_t); }
+
+void histogram_global_atomics(const std::int8_t* in, std::int64_t n, device_table<std::int8_t> out, workspace ws,
+                              const config& cfg) {
+  validate(cfg);
+  if (ws.bytes < histogram_global_atomics_workspace_bytes())
+    throw std::invalid_argument("histogram_global_atomics: workspace too small");
+  auto* bins = static_cast<std::uint64_t*>(ws.data);
+  WB_CHECK(cudaMemsetAsync(bins, 0, histogram_global_atomics_workspace_bytes()));
+  if (n > 0) {
+    int sms = 0;
+    WB_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+    // Enough blocks to fill the GPU a few times over; the grid-stride loop covers the rest.
+    const std::int64_t fill = static_cast<std::int64_t>(sms) * (2048 / cfg.block) * 4;
+    const std::int64_t needed = wb::ceil_div(n, cfg.block);
+    const auto grid = static_cast<unsigned>(needed < fill ? needed : fill);
+    wb::launch({grid, static_cast<unsigned>(cfg.block)}, histogram_global_atomics_kernel, in, n, bins);
+  }
+  detail::write_histogram_table(bins, out);
+}
+
+}  // namespace counting::WB_TRACK
