@@ -322,16 +322,41 @@ bool is_query_flag(const std::string& arg) {
   return flags.count(a) > 0;
 }
 
+// Where the workbook's own lines (seed, device, skipped cases, summary) go: stdout, unless a
+// machine-readable doctest reporter (xml, junit) writes to stdout; then stderr, so its output
+// stays parseable.
+FILE* g_chatter = stdout;
+
 void print_summary(int passed, int failed, int skipped) {
   std::fflush(stdout);
-  std::cout << passed << " passed, " << failed << " failed, " << skipped << " skipped" << std::endl;
+  std::cout.flush();
+  std::fprintf(g_chatter, "%d passed, %d failed, %d skipped\n", passed, failed, skipped);
+  std::fflush(g_chatter);
 }
 
 void print_seed() {
   const auto s = wb::testing::run_seed();
-  std::printf("test seed: %llu (WB_TEST_SEED=%llu repeats this run)\n", static_cast<unsigned long long>(s),
-              static_cast<unsigned long long>(s));
-  std::fflush(stdout);
+  std::fprintf(g_chatter, "test seed: %llu (WB_TEST_SEED=%llu repeats this run)\n", static_cast<unsigned long long>(s),
+               static_cast<unsigned long long>(s));
+  std::fflush(g_chatter);
+}
+
+// Does the command line pick a reporter other than the console one, writing to stdout?
+bool machine_readable_stdout(const std::vector<std::string>& args) {
+  bool other_reporter = false;
+  bool to_file = false;
+  for (std::size_t i = 1; i < args.size(); ++i) {
+    std::string a = args[i];
+    while (!a.empty() && a.front() == '-') a.erase(a.begin());
+    if (a.rfind("dt-", 0) == 0) a = a.substr(3);
+    const auto eq = a.find('=');
+    if (eq == std::string::npos) continue;
+    const std::string name = a.substr(0, eq);
+    const std::string value = a.substr(eq + 1);
+    if ((name == "r" || name == "reporters") && value != "console") other_reporter = true;
+    if (name == "o" || name == "out") to_file = true;
+  }
+  return other_reporter && !to_file;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -664,10 +689,11 @@ int main(int argc, char** argv) {
     return run_progress(args, expect, program);
   }
 
+  if (machine_readable_stdout(args)) g_chatter = stderr;
   if (!query) {
     print_seed();
-    std::printf("%s\n", wb::device_description().c_str());
-    std::fflush(stdout);
+    std::fprintf(g_chatter, "%s\n", wb::device_description().c_str());
+    std::fflush(g_chatter);
   }
   const doctest_result result = run_doctest(args, nullptr, false);
   if (result.query_only || query) {
@@ -675,7 +701,7 @@ int main(int argc, char** argv) {
     return result.rc;
   }
   std::fflush(stdout);
-  for (const auto& name : g_record.skipped_gpu) std::cout << "skipped (needs a GPU): " << name << "\n";
+  for (const auto& name : g_record.skipped_gpu) std::fprintf(g_chatter, "skipped (needs a GPU): %s\n", name.c_str());
   print_summary(g_record.passed, g_record.failed, static_cast<int>(g_record.skipped_gpu.size()));
   return (result.rc != 0 || g_record.failed > 0) ? 1 : 0;
 }
