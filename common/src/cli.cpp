@@ -147,7 +147,7 @@ void add_common_options(CLI::App& app, common_options& options) {
             std::uint64_t value = 0;
             return number_problem(trim(text), value);
           },
-          "UINT64", "unsigned 64-bit integer"))
+          "", "unsigned 64-bit integer"))
       ->capture_default_str();
   app.add_option("--reps", options.reps, "timed repetitions per stage (the median is reported)")
       ->check(CLI::Range(1, 10000))
