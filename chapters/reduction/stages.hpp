@@ -51,8 +51,9 @@ inline constexpr std::array<stage_entry, 6> stages{{
     {5, "at-bandwidth", "reduction/5 at-bandwidth", "at bandwidth: 16-byte loads, one pass",
      "past the book: vector loads, memory-level parallelism, last-block-done (threadfence)",
      "Read the input as 16-byte vectors (int4, float4, longlong2, double2) with a scalar head "
-     "and tail for a misaligned start and a ragged end; issue 4 independent loads before "
-     "adding any; launch only as many blocks as fit on the GPU. Each block writes its partial, "
+     "and tail for a misaligned start and a ragged end; a block reads a tile of 4 x blockDim.x "
+     "vectors in a row, each thread issuing its 4 loads before adding any (tiles grid-stride "
+     "over the blocks); launch only as many blocks as fit on the GPU. Each block writes its partial, "
      "__threadfence(), then takes a ticket with atomicAdd: the block that draws the last "
      "ticket sums the partials and resets the ticket."},
 }};

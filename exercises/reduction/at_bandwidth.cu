@@ -3,7 +3,7 @@
 // in. Three changes from stage 4:
 //   1. 16-byte loads (int4, float4, longlong2, double2);
 //   2. 4 independent loads issued before the first add (bytes in flight = bandwidth x
-//      latency: Little's law);
+//      latency: Little's law), the block's loads together covering one contiguous tile;
 //   3. one pass: each block leaves its partial in global memory and the block that finishes
 //      last sums the partials (last-block-done, as in the CUDA samples' threadFenceReduction).
 // Uses block_sum from stage 4 (warp_reduce_shuffle.cuh).
@@ -71,8 +71,11 @@ __global__ void at_bandwidth_kernel(S* out, S* partials, unsigned int* ticket,
   //     may be misaligned, e.g. in + 1), whole vectors of kLanes items (body = the V*
   //     after the head), and a scalar tail of fewer than kLanes items. Threads below the
   //     head's and the tail's length add one item of each.
-  //  2. The body: each thread loads kLoadsInFlight vectors, `threads` apart, into V v[k]
-  //     before adding any, then adds lanes_sum<S>(v[k]); a last loop for the remainder.
+  //  2. The body, a tile at a time: a tile is kLoadsInFlight * blockDim.x vectors in a row.
+  //     Block b takes tiles b, b + gridDim.x, ... while every block still gets a whole
+  //     tile; thread t loads vectors t, t + blockDim.x, ... of the tile into V v[k] (all
+  //     of them before adding any), then adds lanes_sum<S>(v[k]). The vectors left over
+  //     (less than a tile per block) go one at a time, grid-stride over all threads.
   //  3. sum = block_sum(sum).
   //  4. Last-block-done: thread 0 stores the block's sum in partials[blockIdx.x],
   //     __threadfence(), draws a ticket with atomicAdd(ticket, 1u) and tells the block

@@ -4,7 +4,8 @@
 //   1. 16-byte loads (int4, float4, longlong2, double2): a quarter of the load instructions
 //      of int32 loads, each warp request a full 512 bytes;
 //   2. 4 independent loads issued before the first add, so each thread has 64 bytes in
-//      flight instead of 4 (Little's law: bytes in flight = bandwidth x latency);
+//      flight (Little's law: bytes in flight = bandwidth x latency), the block's loads
+//      together covering one contiguous tile (as CUB's block loads do);
 //   3. one pass: the grid is only as large as fits on the GPU at once, each block leaves its
 //      partial in global memory, and the block that finishes last (last-block-done, as in
 //      the CUDA samples' threadFenceReduction) sums the partials. No second launch, no
@@ -83,15 +84,21 @@ __global__ void at_bandwidth_kernel(S* out, S* partials, unsigned int* ticket,
   if (tid < head) sum += in[tid];
   if (tail + tid < n) sum += in[tail + tid];
 
-  // The body: kLoadsInFlight loads a grid apart (each one coalesced across the warp), all
-  // issued before any is used, then added.
-  std::int64_t i = tid;
-  for (; i + (kLoadsInFlight - 1) * threads < vectors; i += kLoadsInFlight * threads) {
+  // The body, a tile at a time. A tile is kLoadsInFlight x blockDim.x vectors in a row (16 KiB
+  // for 256 threads); thread t loads vectors t, t + blockDim.x, t + 2 blockDim.x, ... of it,
+  // all of them before adding any, each load coalesced across the warp. Block b takes tiles
+  // b, b + gridDim.x, b + 2 gridDim.x, ... (a grid-stride loop over tiles) while every block
+  // still gets a whole tile; what is left, less than a tile per block, goes one vector at a
+  // time to every thread of the grid, so no block gets more than a few vectors extra.
+  const std::int64_t tile = kLoadsInFlight * static_cast<std::int64_t>(blockDim.x);
+  const std::int64_t rounds = vectors / (tile * gridDim.x);
+  for (std::int64_t r = 0; r < rounds; ++r) {
+    const V* p = body + (r * gridDim.x + blockIdx.x) * tile + threadIdx.x;
     V v[kLoadsInFlight];
-    for (int k = 0; k < kLoadsInFlight; ++k) v[k] = body[i + k * threads];
+    for (int k = 0; k < kLoadsInFlight; ++k) v[k] = p[k * blockDim.x];
     for (int k = 0; k < kLoadsInFlight; ++k) sum += lanes_sum<S>(v[k]);
   }
-  for (; i < vectors; i += threads) sum += lanes_sum<S>(body[i]);
+  for (std::int64_t i = rounds * tile * gridDim.x + tid; i < vectors; i += threads) sum += lanes_sum<S>(body[i]);
 
   sum = block_sum(sum);
 
