@@ -100,5 +100,5 @@ echo
 for title in "268435456 int32" "268435456 float" "268435456 int64" "1048576 int32" "2415919104 int32"; do
   grep -A11 "^reduction: sum of $title" "$work/logs/bench.log" | grep -E "^(reduction|[0-9] |cub)"
 done
-grep -A7 "^block-size sweep" "$work/logs/bench.log"
+grep -A8 "^block-size sweep" "$work/logs/bench.log"
 cat "$work/logs/stage5_blocks.log" 2>/dev/null

@@ -334,6 +334,20 @@ int run(const options& opt) {
         else fmt::print("   -\n");
       }
     }
+#if defined(WB_HAVE_BASELINE)
+    {  // the library in the same run, for reference (it has no block size to sweep)
+      const std::size_t temp_bytes = baseline::cub_sum_temp_bytes<T>(n);
+      wb::device_buffer<unsigned char> temp(temp_bytes);
+      const stage_run r = time_and_check<T>(
+          [&] { baseline::cub_sum<T>(d_in.data(), n, d_out.data(), temp.data(), temp_bytes); }, d_out, expected,
+          std::max<std::int64_t>(n, 1), opt.common.reps);
+      const double gbs = bytes / (r.time->median_ms * 1e6);
+      all_ok = all_ok && r.verified;
+      fmt::print("{:<26}{:>9}   (no block size)\n", "cub::DeviceReduce::Sum", fmt::format("{:.1f}{}", gbs, r.verified ? "" : "!"));
+      if (csv) std::fprintf(csv, "cub::DeviceReduce::Sum,baseline,,%.6f,%.3f,%s\n", r.time->median_ms, gbs,
+                            r.verified ? "yes" : "no");
+    }
+#endif
     if (csv) std::fclose(csv);
     if (!all_ok) fmt::print("a value marked ! did not verify\n");
     return all_ok ? 0 : 1;

@@ -88,9 +88,13 @@ def progression_panel(out, rows, left, top, width, height):
 
 def sweep_panel(out, rows, left, top, width, height):
     series = {}
+    baselines = []
     for r in rows:
         value = number(r.get("gb_per_s"))
         block = number(r.get("block"))
+        if value is not None and r.get("track") == "baseline":
+            baselines.append((r["stage"], value))
+            continue
         if value is None or block is None:
             continue
         label = r["stage"] + ("" if r.get("track", "solution") == "solution" else f" ({r['track']})")
@@ -99,8 +103,13 @@ def sweep_panel(out, rows, left, top, width, height):
         out.append(text(left, top + 20, "no sweep rows"))
         return
     blocks = sorted({b for points in series.values() for b, _ in points})
-    y_max = nice_top(max(v for points in series.values() for _, v in points) * 1.08)
+    y_max = nice_top(max([v for points in series.values() for _, v in points] + [v for _, v in baselines]) * 1.08)
     axis(out, left, top, width, height, y_max, "GB/s of input read")
+    for label, value in baselines:
+        y = top + height - height * value / y_max
+        out.append(f'<line x1="{left}" y1="{y:.1f}" x2="{left + width}" y2="{y:.1f}" stroke="#555" '
+                   f'stroke-dasharray="3 3"/>')
+        out.append(text(left + width - 4, y + 14, f"{label} {value:.0f} GB/s", 11, "end", colour="#555"))
 
     def x_of(block):
         i = blocks.index(block)
