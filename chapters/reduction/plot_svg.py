@@ -35,7 +35,7 @@ def nice_top(value):
     if value <= 0:
         return 1.0
     exponent = 10 ** math.floor(math.log10(value))
-    for step in (1, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10):
+    for step in (1, 1.5, 2, 2.5, 3, 3.5, 4, 5, 6, 8, 10):
         if step * exponent >= value:
             return step * exponent
     return 10 * exponent
@@ -47,9 +47,9 @@ def text(x, y, s, size=12, anchor="start", weight="normal", colour="#222", rotat
             f'font-weight="{weight}" fill="{colour}" font-family="sans-serif"{transform}>{html.escape(s)}</text>')
 
 
-def axis(out, left, top, width, height, y_max, label):
+def axis(out, left, top, width, height, y_max, label, y_min=0.0):
     for i in range(6):
-        value = y_max * i / 5
+        value = y_min + (y_max - y_min) * i / 5
         y = top + height - height * i / 5
         out.append(f'<line x1="{left}" y1="{y:.1f}" x2="{left + width}" y2="{y:.1f}" stroke="#e4e4e4"/>')
         out.append(text(left - 6, y + 4, f"{value:.0f}", 11, "end"))
@@ -103,10 +103,20 @@ def sweep_panel(out, rows, left, top, width, height):
         out.append(text(left, top + 20, "no sweep rows"))
         return
     blocks = sorted({b for points in series.values() for b, _ in points})
-    y_max = nice_top(max([v for points in series.values() for _, v in points] + [v for _, v in baselines]) * 1.08)
-    axis(out, left, top, width, height, y_max, "GB/s of input read")
+    values = [v for points in series.values() for _, v in points] + [v for _, v in baselines]
+    y_max = nice_top(max(values) * 1.03)
+    # The differences between block sizes are a few percent: the axis starts near the lowest
+    # value (and says so) so that they can be seen.
+    step = y_max / 10
+    y_min = max(0.0, math.floor(min(values) * 0.97 / step) * step)
+    axis(out, left, top, width, height, y_max, "GB/s of input read" + (f" (axis from {y_min:.0f})" if y_min else ""),
+         y_min)
+
+    def y_of(value):
+        return top + height - height * (value - y_min) / (y_max - y_min)
+
     for label, value in baselines:
-        y = top + height - height * value / y_max
+        y = y_of(value)
         out.append(f'<line x1="{left}" y1="{y:.1f}" x2="{left + width}" y2="{y:.1f}" stroke="#555" '
                    f'stroke-dasharray="3 3"/>')
         out.append(text(left + width - 4, y + 14, f"{label} {value:.0f} GB/s", 11, "end", colour="#555"))
@@ -121,11 +131,10 @@ def sweep_panel(out, rows, left, top, width, height):
     for i, (label, points) in enumerate(sorted(series.items())):
         colour = COLOURS[i % (len(COLOURS) - 1)]
         points.sort()
-        path = " ".join(f"{'M' if j == 0 else 'L'}{x_of(b):.1f},{top + height - height * v / y_max:.1f}"
-                        for j, (b, v) in enumerate(points))
+        path = " ".join(f"{'M' if j == 0 else 'L'}{x_of(b):.1f},{y_of(v):.1f}" for j, (b, v) in enumerate(points))
         out.append(f'<path d="{path}" fill="none" stroke="{colour}" stroke-width="2"/>')
         for b, v in points:
-            out.append(f'<circle cx="{x_of(b):.1f}" cy="{top + height - height * v / y_max:.1f}" r="3" '
+            out.append(f'<circle cx="{x_of(b):.1f}" cy="{y_of(v):.1f}" r="3" '
                        f'fill="{colour}"/>')
         out.append(f'<rect x="{left + 10}" y="{top + 8 + 16 * i}" width="12" height="3" fill="{colour}"/>')
         out.append(text(left + 28, top + 13 + 16 * i, label, 11))
