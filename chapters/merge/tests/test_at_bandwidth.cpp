@@ -1,0 +1,127 @@
+// Stage 6: the kernel at bandwidth; GPU-only checks: m + n > 2^31, agreement with CUB.
+#include <chrono>
+
+#include "baseline.hpp"
+#include "helpers.hpp"
+
+using namespace merge;
+using namespace merge::testing;
+
+namespace {
+
+// An order-independent fingerprint of a multiset of keys: the sum of a 64-bit mix of each.
+template <class K>
+std::uint64_t multiset_hash(const std::vector<K>& keys) {
+  std::uint64_t sum = 0;
+  for (const K key : keys) {
+    std::uint64_t bits = 0;
+    std::memcpy(&bits, &key, sizeof(K));
+    std::uint64_t z = bits + 0x9E3779B97F4A7C15ull;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    sum += z ^ (z >> 31);
+  }
+  return sum;
+}
+
+}  // namespace
+
+TEST_SUITE("merge/6 at-bandwidth") {
+  TEST_CASE("matches std::merge: every distribution, sizes around tile boundaries (default shape)") {
+    const std::uint64_t seed = wb::testing::seed(61);
+    // default shapes: 512 x 15 (int32 keys), 512 x 7 (8 bytes per item), 512 x 5 (12 bytes)
+    check_battery<std::int32_t>(6, {}, boundary_sizes({7680, 2 * 7680}, seed), seed + 1);
+    check_battery<std::int64_t>(6, {}, boundary_sizes({3584, 2 * 3584}, seed + 2), seed + 3);
+    check_battery<float>(6, {}, boundary_sizes({7680, 3584}, seed + 4), seed + 5);
+  }
+
+  TEST_CASE("matches std::merge: the small shape, many tiles") {
+    const std::uint64_t seed = wb::testing::seed(62);
+    check_battery<std::int32_t>(6, {64, 0, 3, 0}, boundary_sizes({192, 384, 1000}, seed), seed + 1);
+    check_battery<std::int64_t>(6, {64, 0, 3, 0}, boundary_sizes({192, 577}, seed + 2), seed + 3);
+    check_battery<float>(6, {64, 0, 3, 0}, boundary_sizes({192, 385}, seed + 4), seed + 5);
+  }
+
+  TEST_CASE("every compiled shape, keys only and key-value") {
+    std::uint64_t case_seed = wb::testing::seed(63);
+    for (const auto& [block, items] : at_bandwidth_shapes()) {
+      const std::int64_t tile = std::int64_t{block} * items;
+      for (const distribution d : {distribution::uniform, distribution::duplicates}) {
+        const auto A = sorted_keys<std::int32_t>(tile + 17, d, ++case_seed, 0);
+        const auto B = sorted_keys<std::int32_t>(tile - 5, d, case_seed, 1);
+        check_case(6, A, B, false, {block, 0, items, 0}, "shape " + std::to_string(block) + "x" + std::to_string(items));
+        check_case(6, A, B, true, {block, 0, items, 0}, "shape " + std::to_string(block) + "x" + std::to_string(items));
+      }
+    }
+  }
+
+  TEST_CASE("rejects a shape it was not compiled for, and too little temporary storage (M11)") {
+    const std::vector<std::int32_t> A = {1, 2, 3};
+    CHECK_THROWS_AS(run_stage(6, A, A, false, {512, 0, 8, 0}), std::invalid_argument);
+    CHECK_THROWS_AS(run_stage(6, A, A, false, {100, 0, 7, 0}), std::invalid_argument);
+    wb::device_buffer<std::int32_t> d_A(A), d_C(6);
+    const problem<std::int32_t> p{d_A.data(), 3, d_A.data(), 3, d_C.data()};
+    wb::device_buffer<unsigned char> too_small(4);
+    CHECK_THROWS_AS(track::merge_at_bandwidth(p, too_small.data(), too_small.size()), std::invalid_argument);
+  }
+
+  WB_GPU_TEST_CASE("m + n > 2^31: every kernel stage, int32 keys (large: skip under sanitizers)") {
+    // m = n = 1.1 * 2^30: 2.36e9 outputs, 9.4 GB of keys in and 9.4 GB out. Checked by
+    // sortedness, count and an order-independent hash of the keys: a sorted permutation of
+    // A and B is their merge (keys only).
+    const std::int64_t m = (std::int64_t{11} << 30) / 10;
+    const std::int64_t n = m + 3;
+    const std::uint64_t seed = wb::testing::seed(64);
+    const auto A = sorted_keys<std::int32_t>(m, distribution::uniform, seed, 0);
+    const auto B = sorted_keys<std::int32_t>(n, distribution::uniform, seed, 1);
+    const std::uint64_t expected_hash = multiset_hash(A) + multiset_hash(B);
+    wb::device_buffer<std::int32_t> d_A(A), d_B(B), d_C(static_cast<std::size_t>(m + n));
+    const problem<std::int32_t> p{d_A.data(), m, d_B.data(), n, d_C.data()};
+    wb::device_buffer<unsigned char> temp(track::merge_at_bandwidth_temp_bytes<std::int32_t>(m, n));
+    std::vector<std::int32_t> C(static_cast<std::size_t>(m + n));
+    for (int stage = 2; stage <= 6; ++stage) {
+      INFO("stage " << stage);
+      d_C.fill_bytes(output_poison);
+      switch (stage) {
+        case 2: track::merge_basic(p); break;
+        case 3: track::merge_tiled(p); break;
+        case 4: track::merge_circular(p); break;
+        case 5: track::merge_coarsened(p); break;
+        case 6: track::merge_at_bandwidth(p, temp.data(), temp.size()); break;
+      }
+      WB_CHECK(cudaDeviceSynchronize());
+      d_C.copy_to(C);
+      CHECK(first_unsorted(C) == -1);
+      CHECK(multiset_hash(C) == expected_hash);
+      CHECK(C.front() == std::min(A.front(), B.front()));
+      CHECK(C.back() == std::max(A.back(), B.back()));
+    }
+  }
+
+  WB_GPU_TEST_CASE("agrees with cub::DeviceMerge (keys), and with std::merge (key-value)") {
+#if defined(WB_HAVE_BASELINE)
+    std::uint64_t case_seed = wb::testing::seed(65);
+    for (const distribution d : all_distributions()) {
+      const std::int64_t m = (std::int64_t{1} << 22) + 77;
+      const std::int64_t n = (std::int64_t{1} << 22) - 1000;
+      const auto A = sorted_keys<std::int32_t>(m, d, ++case_seed, 0);
+      const auto B = sorted_keys<std::int32_t>(n, d, case_seed, 1);
+      wb::device_buffer<std::int32_t> d_A(A), d_B(B), d_C(static_cast<std::size_t>(m + n)),
+          d_cub(static_cast<std::size_t>(m + n));
+      const problem<std::int32_t> ours{d_A.data(), m, d_B.data(), n, d_C.data()};
+      const problem<std::int32_t> theirs{d_A.data(), m, d_B.data(), n, d_cub.data()};
+      wb::device_buffer<unsigned char> temp(track::merge_at_bandwidth_temp_bytes<std::int32_t>(m, n));
+      wb::device_buffer<unsigned char> cub_temp(baseline::cub_temp_bytes(theirs));
+      d_C.fill_bytes(output_poison);
+      track::merge_at_bandwidth(ours, temp.data(), temp.size());
+      baseline::cub_merge(theirs, cub_temp.data(), cub_temp.size());
+      WB_CHECK(cudaDeviceSynchronize());
+      INFO("distribution " << to_string(d));
+      WB_CHECK_EQUAL_SEQ(d_cub.to_host(), d_C.to_host());
+      check_case(6, A, B, true, {}, "key-value, " + to_string(d));
+    }
+#else
+    MESSAGE("built without the CUB baseline (WB_HAVE_BASELINE)");
+#endif
+  }
+}
