@@ -1,20 +1,14 @@
-// From a 256-bin histogram of int8 items to the frequency table (stages 5, 6, 8 and the CUB
-// baseline): only the values that occur, in ascending order.
-//
-// The bins are indexed by the item's raw byte, bins[(uint8_t)v], which is what the counting
-// kernels can compute for free. Ascending VALUE order is then bins 128..255 (values -128..-1)
-// followed by bins 0..127 (values 0..127): the value of rank j (0..255) is j - 128 and lives
-// in bin j ^ 0x80.
+// From a 256-bin histogram of int8 items to the frequency table, the device side: a block
+// writes the table (stage 6's last block calls this directly). See histogram_table.hpp for
+// the bin order.
 #pragma once
 
 #include <cstdint>
 
-#include "counting.hpp"
+#include "histogram_table.hpp"
 #include "wb/kernel.hpp"
 
 namespace counting::detail {
-
-inline constexpr int histogram_bins = 256;
 
 // Called by every thread of ONE block (any multiple of 32 threads up to 1024): writes the
 // table of `bins` to `out`. A block-wide exclusive scan of "bin is not empty" gives each
@@ -51,8 +45,5 @@ __device__ inline void block_write_histogram_table(const std::uint64_t* bins, de
   }
   if (threadIdx.x == 0) *out.size = written;
 }
-
-// The same as a one-block kernel launch on `stream` (histogram_table.cu).
-void write_histogram_table(const std::uint64_t* bins, device_table<std::int8_t> out, cudaStream_t stream = 0);
 
 }  // namespace counting::detail

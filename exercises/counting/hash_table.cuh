@@ -43,18 +43,19 @@ __host__ __device__ __forceinline__ unsigned long long mix(unsigned long long x)
   return x;
 }
 
-// Counts one occurrence of flipped key u (u != empty_key) in a table of mask + 1 slots
+// Adds `count` occurrences of flipped key u (u != empty_key) to a table of mask + 1 slots
 // (a power of two). Returns false if the table is full (the caller retries with a bigger one).
-__device__ __forceinline__ bool insert(slot* table, unsigned long long mask, unsigned long long u) {
+__device__ __forceinline__ bool insert(slot* table, unsigned long long mask, unsigned long long u,
+                                      unsigned long long count) {
   // TODO(counting/7): start at h = mix(u) & mask and probe h, h+1, ... (mod mask + 1), at
   // most mask + 1 slots:
   //   - read the slot's key; if it is empty_key, try to claim it: atomicCAS(&key, empty_key, u)
   //     returns what was there (empty_key: the slot is now ours);
-  //   - if the slot holds u (ours, or claimed by another thread a moment ago): atomicAdd 1 to
-  //     its count and return true;
+  //   - if the slot holds u (ours, or claimed by another thread a moment ago): atomicAdd
+  //     `count` to its count and return true;
   //   - otherwise another key lives there: go to the next slot.
   // Return false if every slot is taken by other keys.
-  (void)table, (void)mask, (void)u;
+  (void)table, (void)mask, (void)u, (void)count;
   return false;
 }
 

@@ -4,7 +4,7 @@
 // counter: cast to unsigned long long*). The host code zeroes the bins before and turns them
 // into the table after (histogram_table.cuh explains the raw-byte index).
 #include "counting.hpp"
-#include "histogram_table.cuh"
+#include "histogram_table.hpp"
 #include "wb/exercise.hpp"
 #include "wb/kernel.hpp"
 

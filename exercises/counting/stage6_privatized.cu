@@ -123,15 +123,24 @@ void run(const std::int8_t* in, std::int64_t n, histogram_state* state, device_t
          bool write_table, const config& cfg, cudaStream_t stream) {
   validate(cfg);
   const launch_plan plan = choose(cfg.variant);
-  WB_CHECK(cudaFuncSetAttribute(plan.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                static_cast<int>(plan.shared_bytes)));
-  int per_sm = cfg.blocks_per_sm;
-  if (per_sm == 0) {
-    WB_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, plan.kernel, plan.threads, plan.shared_bytes));
-    if (per_sm < 1) per_sm = 1;
+  // Asked once per layout and process: the shared-memory opt-in, how many blocks fit on an
+  // SM, how many SMs (so a timed call launches and nothing else).
+  struct device_facts {
+    int resident_per_sm = 0;
+    int sms = 0;
+  };
+  static device_facts facts[4];
+  device_facts& f = facts[cfg.variant];
+  if (f.sms == 0) {
+    WB_CHECK(cudaFuncSetAttribute(plan.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                  static_cast<int>(plan.shared_bytes)));
+    WB_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&f.resident_per_sm, plan.kernel, plan.threads,
+                                                           plan.shared_bytes));
+    if (f.resident_per_sm < 1) f.resident_per_sm = 1;
+    WB_CHECK(cudaDeviceGetAttribute(&f.sms, cudaDevAttrMultiProcessorCount, 0));
   }
-  int sms = 0;
-  WB_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+  const int per_sm = cfg.blocks_per_sm > 0 ? cfg.blocks_per_sm : f.resident_per_sm;
+  const int sms = f.sms;
   // Persistent: one wave of blocks, but no more blocks than there are rounds of work (small
   // inputs, and the cpu backend, where every block costs real time). At least one block:
   // it also counts the loose head and tail items and writes the table.

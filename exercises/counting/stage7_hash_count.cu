@@ -50,13 +50,27 @@ __global__ void clear_table_kernel(ht::slot* table, std::int64_t capacity, table
   }
 }
 
+// One pass over the items. The threads of a warp whose items have the same key first agree
+// on one of them (__match_any_sync) to add them all at once: on skewed input (a zipf-like
+// distribution, one hot key) that turns up to 32 atomics on one count into one. The loop runs
+// the same number of rounds in every lane (lanes past the end take part, then drop out of the
+// match), because the match needs the whole warp.
 __global__ void insert_kernel(const std::int64_t* in, std::int64_t n, ht::slot* table, unsigned long long mask,
                               table_state* state) {
-  for (std::int64_t i = wb::global_thread_index(); i < n; i += wb::grid_thread_count()) {
-    const unsigned long long u = ht::flip(in[i]);
+  const int lane = static_cast<int>(threadIdx.x) & 31;
+  const unsigned lanes_below = (1u << lane) - 1u;
+  const std::int64_t stride = wb::grid_thread_count();
+  for (std::int64_t base = wb::global_thread_index() - lane; base < n; base += stride) {
+    const std::int64_t i = base + lane;
+    const bool valid = i < n;
+    const unsigned long long u = valid ? ht::flip(in[i]) : 0;
+    const unsigned valid_lanes = __ballot_sync(0xffffffffu, valid);
+    const unsigned peers = __match_any_sync(0xffffffffu, u) & valid_lanes;
+    if (!valid || (peers & lanes_below) != 0) continue;  // the lowest lane of each key adds for all
+    const auto count = static_cast<unsigned long long>(__popc(peers));
     if (u == ht::empty_key) {
-      atomicAdd(&state->sentinel_count, 1ull);
-    } else if (!ht::insert(table, mask, u)) {
+      atomicAdd(&state->sentinel_count, count);
+    } else if (!ht::insert(table, mask, u, count)) {
       state->overflow = 1;
     }
   }

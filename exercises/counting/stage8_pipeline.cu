@@ -20,7 +20,7 @@
 
 #include "chunks.hpp"
 #include "counting.hpp"
-#include "histogram_table.cuh"
+#include "histogram_table.hpp"
 #include "wb/exercise.hpp"
 #include "wb/kernel.hpp"
 

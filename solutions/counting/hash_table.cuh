@@ -43,9 +43,10 @@ __host__ __device__ __forceinline__ unsigned long long mix(unsigned long long x)
   return x;
 }
 
-// Counts one occurrence of flipped key u (u != empty_key) in a table of mask + 1 slots
+// Adds `count` occurrences of flipped key u (u != empty_key) to a table of mask + 1 slots
 // (a power of two). Returns false if the table is full (the caller retries with a bigger one).
-__device__ __forceinline__ bool insert(slot* table, unsigned long long mask, unsigned long long u) {
+__device__ __forceinline__ bool insert(slot* table, unsigned long long mask, unsigned long long u,
+                                      unsigned long long count) {
   unsigned long long h = mix(u) & mask;
   for (unsigned long long probe = 0; probe <= mask; ++probe) {
     unsigned long long here = table[h].key;  // keys only ever change from empty to final
@@ -54,7 +55,7 @@ __device__ __forceinline__ bool insert(slot* table, unsigned long long mask, uns
       if (here == empty_key) here = u;                // ...we did
     }
     if (here == u) {
-      atomicAdd(&table[h].count, 1ull);
+      atomicAdd(&table[h].count, count);
       return true;
     }
     h = (h + 1) & mask;  // another key lives here: try the next slot

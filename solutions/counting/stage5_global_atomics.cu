@@ -6,7 +6,7 @@
 // so every atomic is a round trip to the L2 cache; when most items have one value (the
 // one-hot input) all of them queue on one address and the stage crawls. Stage 6 fixes both.
 #include "counting.hpp"
-#include "histogram_table.cuh"
+#include "histogram_table.hpp"
 #include "wb/kernel.hpp"
 
 namespace counting::WB_TRACK {

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "defective.hpp"
-#include "histogram_table.cuh"
+#include "histogram_table.hpp"
 #include "wb/check.hpp"
 
 namespace counting::defective {
@@ -109,33 +109,50 @@ void count_pipelined_D10(const i8* host_in, std::int64_t n, device_table<i8> out
 }
 
 void count_pipelined_D11(const i8* host_in, std::int64_t n, device_table<i8> out, std::int64_t chunk) {
-  std::vector<entry<i8>> table;  // merged on the host
+  // The article's per-chunk frequency table has one 16-byte entry per item of the chunk
+  // (FreqT[CHUNK_SIZE_HOST]): zeroed on the device, filled, copied back whole, and merged on
+  // the host by linear search over every entry.
+  struct freq_entry {
+    std::int64_t value;
+    std::uint64_t freq;
+  };
+  std::vector<entry<i8>> table;
+  std::vector<freq_entry> host_table(static_cast<std::size_t>(chunk));
   for (std::int64_t c = 0; c * chunk < n; ++c) {
     const std::int64_t len = std::min(chunk, n - c * chunk);
     i8* buffer = nullptr;
+    freq_entry* chunk_table = nullptr;
     u64* bins = nullptr;
-    WB_CHECK(cudaMalloc(&buffer, static_cast<std::size_t>(len)));  // D11: allocation per chunk
+    WB_CHECK(cudaMalloc(&buffer, static_cast<std::size_t>(len)));  // D11: allocations per chunk
+    WB_CHECK(cudaMalloc(&chunk_table, static_cast<std::size_t>(chunk) * sizeof(freq_entry)));
     WB_CHECK(cudaMalloc(&bins, detail::histogram_bins * sizeof(u64)));
+    WB_CHECK(cudaMemset(chunk_table, 0, static_cast<std::size_t>(chunk) * sizeof(freq_entry)));
     WB_CHECK(cudaMemset(bins, 0, detail::histogram_bins * sizeof(u64)));
     WB_CHECK(cudaMemcpy(buffer, host_in + c * chunk, static_cast<std::size_t>(len), cudaMemcpyHostToDevice));
     count_chunk_into_bins(buffer, len, bins);
     WB_CHECK(cudaDeviceSynchronize());  // D11: the whole device waits after every chunk
     std::vector<u64> host_bins(detail::histogram_bins);
     WB_CHECK(cudaMemcpy(host_bins.data(), bins, host_bins.size() * sizeof(u64), cudaMemcpyDeviceToHost));
-    for (int b = 0; b < detail::histogram_bins; ++b) {  // D11: host merge by linear search
-      if (host_bins[b] == 0) continue;
-      const auto v = static_cast<i8>(b);
+    std::vector<freq_entry> filled;
+    for (int b = 0; b < detail::histogram_bins; ++b)
+      if (host_bins[b] != 0) filled.push_back({static_cast<i8>(b), host_bins[b]});
+    if (!filled.empty())
+      WB_CHECK(cudaMemcpy(chunk_table, filled.data(), filled.size() * sizeof(freq_entry), cudaMemcpyHostToDevice));
+    WB_CHECK(cudaMemcpy(host_table.data(), chunk_table, host_table.size() * sizeof(freq_entry), cudaMemcpyDeviceToHost));
+    for (const freq_entry& e : host_table) {  // D11: host merge, linear search per entry
+      if (e.freq == 0) continue;
       bool found = false;
       for (auto& row : table) {
-        if (row.value == v) {
-          row.count += host_bins[b];
+        if (row.value == e.value) {
+          row.count += e.freq;
           found = true;
           break;
         }
       }
-      if (!found) table.push_back({v, host_bins[b]});
+      if (!found) table.push_back({static_cast<i8>(e.value), e.freq});
     }
     WB_CHECK(cudaFree(buffer));
+    WB_CHECK(cudaFree(chunk_table));
     WB_CHECK(cudaFree(bins));
   }
   std::sort(table.begin(), table.end(), [](const entry<i8>& a, const entry<i8>& b) { return a.value < b.value; });

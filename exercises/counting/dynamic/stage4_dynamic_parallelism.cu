@@ -53,6 +53,7 @@ namespace {
 constexpr int child_block = 128;
 constexpr int child_max_blocks = 16;
 constexpr int merge_block = 256;
+constexpr std::int64_t pending_launches = (std::int64_t{1} << 17) + 16;
 
 // The child: *count += #{ i < n : in[i] == value }.
 template <class T>
@@ -169,16 +170,23 @@ void count_dynamic_parallelism(const T* in, std::int64_t n, device_table<T> out,
   WB_CHECK(cudaMemsetAsync(out.size, 0, sizeof(std::int64_t)));
   WB_CHECK(cudaMemsetAsync(l.launch_error, 0, sizeof(int)));
   if (n == 0) return;
-  // Every child launch waits in the device runtime's queue until it can run: make room for
-  // all of them (one per distinct value of each chunk, at most one per item), plus the two
-  // tail launches. Only the first call at a size pays for this (it is not a queued operation).
+  // Every child launch waits in the device runtime's queue until it can run: one per distinct
+  // value of each chunk (at most one per item), plus the two tail launches. The queue's size
+  // is set once, before the first launch that uses the device runtime, to pending_launches.
   const std::int64_t chunks = chunk_count(n, cfg.dp_chunk);
   std::int64_t children = n;
   if constexpr (sizeof(T) == 1) children = chunks * 256 < n ? chunks * 256 : n;
-  std::size_t pending = 0;
-  WB_CHECK(cudaDeviceGetLimit(&pending, cudaLimitDevRuntimePendingLaunchCount));
-  const auto needed = static_cast<std::size_t>(children) + 16;
-  if (pending < needed) WB_CHECK(cudaDeviceSetLimit(cudaLimitDevRuntimePendingLaunchCount, needed));
+  if (children + 16 > pending_launches) {
+    char text[200];
+    std::snprintf(text, sizeof text, "up to %lld child grids at once: more than the %lld this stage reserves",
+                  static_cast<long long>(children), static_cast<long long>(pending_launches - 16));
+    throw stage_refused(text);
+  }
+  static const bool reserved = [] {
+    WB_CHECK(cudaDeviceSetLimit(cudaLimitDevRuntimePendingLaunchCount, static_cast<std::size_t>(pending_launches)));
+    return true;
+  }();
+  (void)reserved;
   wb::launch({static_cast<unsigned>(chunks), static_cast<unsigned>(cfg.block)}, parent_kernel<T>, in, n, cfg.dp_chunk,
              l.slot_value, l.slot_count, l.merged, out, l.launch_error, blocks_for<T>(n));
 #endif

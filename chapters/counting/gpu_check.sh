@@ -1,0 +1,136 @@
+#!/usr/bin/env bash
+# One command for a GPU machine: build the counting chapter (cuda backend), run its checks,
+# the stage 6 and stage 8 sweeps, the benchmarks the issue's targets need and the scaling
+# runs. Logs and CSVs go to gpu-work/; a few files to $OUT (default gpu-out/):
+#   summary.txt     what passed, the target lines, the tuning winners
+#   results.tar.gz  every log and CSV (JSON too)
+#   counting.svg    GB/s per stage against the copy ceiling and CUB (plot_gbs.py)
+#   scaling.md      the scaling table against the article's Table 1 (scaling_table.py)
+#
+#   OUT=/some/dir chapters/counting/gpu_check.sh [--deps DIR] [--phase all|tune|final] [--sanitize]
+#
+#   --deps DIR   folder whose include/ holds doctest/, CLI/ and fmt/ (default: .carry if present)
+#   --phase      tune: checks, sweeps and the target benchmarks; final: checks, target
+#                benchmarks and the scaling runs; all (default): everything
+#   --sanitize   also racecheck and memcheck the GPU checks (counting_tests)
+# Takes about 5 minutes on an H100 with --phase all (build 1, checks 1, sweeps 1, targets 1,
+# scaling 1.5), 2 more with --sanitize.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+root=$(pwd)
+out=${OUT:-$root/gpu-out}
+deps=""
+[ -d "$root/.carry/include" ] && deps="$root/.carry"
+phase=all
+sanitize=0
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --deps) deps=$(cd "$2" && pwd); shift 2 ;;
+    --phase) phase="$2"; shift 2 ;;
+    --sanitize) sanitize=1; shift ;;
+    *) echo "gpu_check: unknown argument '$1'" >&2; exit 2 ;;
+  esac
+done
+case "$phase" in all|tune|final) ;; *) echo "gpu_check: --phase all|tune|final" >&2; exit 2 ;; esac
+work="$root/gpu-work"
+rm -rf "$work"
+mkdir -p "$out" "$work/logs" "$work/csv"
+build="$root/build-gpu"
+summary="$out/summary.txt"
+: >"$summary"
+note() { echo "$*" | tee -a "$summary"; }
+stamp() { echo "== [$(date +%H:%M:%S)] $*"; }
+finish() {
+  tar -czf "$out/results.tar.gz" -C "$work" logs csv 2>/dev/null
+  echo
+  echo "==== summary ===="
+  cat "$summary"
+}
+trap finish EXIT
+
+note "GPU: $(nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv,noheader 2>/dev/null)"
+note "nvcc: $(nvcc --version | tail -1); cmake: $(cmake --version | head -1)"
+note "commit: $(git rev-parse --short HEAD 2>/dev/null)$(git diff --quiet 2>/dev/null || echo ' (uncommitted changes)')"
+
+stamp build
+args=(-S "$root" -B "$build" -G Ninja -DWB_BACKEND=cuda -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90
+      -DWB_CHAPTER_LIST=counting)
+[ -n "$deps" ] && args+=(-DWB_DEPS_DIR="$deps")
+if ! { cmake "${args[@]}" && cmake --build "$build" -j "$(nproc)" --target counting counting_tests counting_exercise_tests; } \
+    >"$work/logs/build.log" 2>&1; then
+  tail -30 "$work/logs/build.log"
+  note "build: FAILED"
+  exit 1
+fi
+note "build: ok"
+dir="$build/chapters/counting"
+bin="$dir/counting"
+
+stamp checks
+WB_LARGE=1 "$dir/counting_tests" >"$work/logs/tests.log" 2>&1
+note "counting_tests (WB_LARGE=1): $(tail -1 "$work/logs/tests.log")"
+grep -E "ERROR|skipped|MESSAGE|bare copy" "$work/logs/tests.log" | head -20 | tee -a "$summary"
+(cd "$build" && ctest -R "counting_(D5|cli|selfcheck)" --output-on-failure) >"$work/logs/ctest.log" 2>&1
+note "ctest (D5 compile checks, CLI, exercise self-check): $(grep -E 'tests passed|tests failed' "$work/logs/ctest.log" | tail -1)"
+
+# run NAME ARGS...: one benchmark, its report to logs/NAME.log and csv/NAME.csv
+run() {
+  local name=$1; shift
+  stamp "$name: counting $*"
+  "$bin" "$@" --csv "$work/csv/$name.csv" >"$work/logs/$name.log" 2>&1
+  local rc=$?
+  [ $rc -ne 0 ] && note "$name: exit status $rc (see logs/$name.log)"
+  grep -E "^  stage|WRONG" "$work/logs/$name.log" | sed "s/^/  [$name] /" | tee -a "$summary"
+  return 0
+}
+best_of() {  # the fastest verified row of a CSV whose stage starts with $2
+  python3 - "$1" "$2" <<'EOF'
+import csv, sys
+rows = [r for r in csv.DictReader(open(sys.argv[1])) if r["stage"].startswith(sys.argv[2]) and r["median_ms"] and r["verified"] == "yes"]
+rows.sort(key=lambda r: float(r["median_ms"]))
+for r in rows[:4]:
+    vs = f', {float(r["vs_baseline"]):.3f}x the baseline' if r["vs_baseline"] else ''
+    print(f'{r["stage"]}: {float(r["median_ms"]):.4f} ms, {float(r["gb_per_s"]):.0f} GB/s{vs}')
+EOF
+}
+
+if [ "$phase" != final ]; then
+  run tune6_uniform --stage 6 --tune --n 2^30
+  note "stage 6 sweep, 2^30 uniform, fastest:"; best_of "$work/csv/tune6_uniform.csv" "6 " | sed 's/^/  /' | tee -a "$summary"
+  run tune6_onehot --stage 6 --tune --n 2^30 --dist one-hot
+  note "stage 6 sweep, 2^30 one-hot, fastest:"; best_of "$work/csv/tune6_onehot.csv" "6 " | sed 's/^/  /' | tee -a "$summary"
+  run tune8 --stage 8 --tune --n 1e9 --reps 5
+  note "stage 8 sweep, 10^9, fastest:"; best_of "$work/csv/tune8.csv" "8 " | sed 's/^/  /' | tee -a "$summary"
+fi
+
+# The issue's targets, each in one run with its baseline.
+run int8_2p30_uniform --stage 6 --n 2^30
+run int8_2p30_onehot --stage 5,6 --n 2^30 --dist one-hot --reps 5
+run int8_1e9 --n 1e9
+run int64_2p26_few --type int64 --n 2^26 --dist few --distinct 2^20 --stage 2,3,4,7
+run int64_2p26_distinct --type int64 --n 2^26 --dist all-distinct --distinct 2^26 --stage 7 --reps 3
+run int64_2p26_zipf --type int64 --n 2^26 --dist zipf --distinct 2^20 --stage 7 --reps 3
+run int8_3e9 --stage 5,6 --n 3e9 --reps 3
+
+if [ "$phase" != tune ]; then
+  # Scaling, 10^3 .. 10^9: int8 (the article's CUDA data) for every stage, and int64 with
+  # (nearly) all keys distinct like the article's Table 1 (k ~ N), up to 10^8.
+  for e in 3 4 5 6 7 8 9; do
+    run scaling_int8_1e$e --n 1e$e --stage 0,1,2,3,4,5,6 --reps 5 --budget 15
+  done
+  for e in 3 4 5 6 7 8; do
+    run scaling_int64_1e$e --type int64 --n 1e$e --dist uniform --stage 0,1,2,3,4,7 --reps 5 --budget 15
+  done
+  python3 chapters/counting/scaling_table.py "$work/csv" >"$out/scaling.md" 2>"$work/logs/scaling_table.log" \
+    && note "scaling table: scaling.md" || note "scaling table: failed (logs/scaling_table.log)"
+fi
+python3 chapters/counting/plot_gbs.py "$work/csv/int8_1e9.csv" "$out/counting.svg" >"$work/logs/plot.log" 2>&1 \
+  && note "plot: counting.svg" || note "plot: failed (logs/plot.log)"
+
+if [ $sanitize -eq 1 ]; then
+  for tool in racecheck memcheck; do
+    stamp "compute-sanitizer --tool $tool"
+    timeout 300 compute-sanitizer --tool $tool --error-exitcode 99 "$dir/counting_tests" >"$work/logs/sanitize_$tool.log" 2>&1
+    note "compute-sanitizer $tool: exit $? — $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$work/logs/sanitize_$tool.log" | tail -1)"
+  done
+fi
