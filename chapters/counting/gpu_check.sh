@@ -77,10 +77,13 @@ note "ctest (D5 compile checks, CLI, exercise self-check): $(grep -E 'tests pass
 run() {
   local name=$1; shift
   stamp "$name: counting $*"
+  local t0=$SECONDS
   "$bin" "$@" --csv "$work/csv/$name.csv" >"$work/logs/$name.log" 2>&1
   local rc=$?
-  [ $rc -ne 0 ] && note "$name: exit status $rc (see logs/$name.log)"
-  grep -E "^  stage|WRONG" "$work/logs/$name.log" | sed "s/^/  [$name] /" | tee -a "$summary"
+  note "---- $name ($((SECONDS - t0)) s): counting $*"
+  [ $rc -ne 0 ] && note "exit status $rc (see logs/$name.log)"
+  # the report's rows and the target lines
+  sed -n '/^stage /,$p' "$work/logs/$name.log" | grep -vE "^-+$|^$" | tee -a "$summary" >/dev/null
   return 0
 }
 best_of() {  # the fastest verified row of a CSV whose stage starts with $2
@@ -99,7 +102,7 @@ if [ "$phase" != final ]; then
   note "stage 6 sweep, 2^30 uniform, fastest:"; best_of "$work/csv/tune6_uniform.csv" "6 " | sed 's/^/  /' | tee -a "$summary"
   run tune6_onehot --stage 6 --tune --n 2^30 --dist one-hot
   note "stage 6 sweep, 2^30 one-hot, fastest:"; best_of "$work/csv/tune6_onehot.csv" "6 " | sed 's/^/  /' | tee -a "$summary"
-  run tune8 --stage 8 --tune --n 1e9 --reps 5
+  run tune8 --stage 8 --tune --n 2^28 --reps 5
   note "stage 8 sweep, 10^9, fastest:"; best_of "$work/csv/tune8.csv" "8 " | sed 's/^/  /' | tee -a "$summary"
 fi
 
