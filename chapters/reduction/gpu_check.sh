@@ -9,7 +9,7 @@
 #
 #   --deps DIR  folder whose include/ holds doctest/, CLI/ and fmt/ (default: .carry if present)
 #   --quick     tests and the default benchmark only (no sweep, no 2^31+ run, no sanitizers)
-# Takes about 5 minutes on an H100 (build 0.5, tests 0.3, benchmarks 1.5, sanitizers up to 4).
+# Took 3.5 minutes on an H100 (build 0.5, tests 0.3, benchmarks 1, sanitizers 1.5).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 root=$(pwd)
