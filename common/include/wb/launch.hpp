@@ -32,7 +32,11 @@ struct launch_config {
 template <class... Params, class... Args>
 void launch(const launch_config& cfg, void (*kernel)(Params...), Args&&... args) {
   static_assert(sizeof...(Params) == sizeof...(Args), "wb::launch: wrong number of kernel arguments");
-#if defined(WB_BACKEND_CUDA)
+#if defined(WB_BACKEND_CUDA) && !defined(__CUDACC__)
+  // A host-compiled .cpp may include this header (for ceil_div, launch_config) but cannot
+  // launch: the <<<...>>> syntax needs nvcc.
+  static_assert(sizeof(kernel) == 0, "wb::launch must be called from a .cu file (compiled by nvcc)");
+#elif defined(WB_BACKEND_CUDA)
   if (cfg.shared_bytes > 48 * 1024) {
     check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                static_cast<int>(cfg.shared_bytes)),
