@@ -7,6 +7,7 @@
 #   --deps DIR     folder whose include/ holds doctest, CLI11 and fmt (e.g. .carry)
 #   --large        also benchmark m + n > 2^31 (benchmarks.sh --large)
 #   --sanitize L   run these compute-sanitizer tools over merge_tests (test cases [large] left out)
+#   TEST_TIMEOUT, BENCH_TIMEOUT (seconds, default 300 and 600) bound the tests and the benchmarks.
 #
 # Leaves $OUT/merge-gpu.tar.gz (every log, CSV and JSON) and prints a short summary last.
 set -uo pipefail
@@ -45,11 +46,11 @@ exe="$build/chapters/merge/merge"
 tests="$build/chapters/merge/merge_tests"
 
 stamp "tests"
-timeout 300 "$tests" >"$logs/tests.log" 2>&1
+timeout "${TEST_TIMEOUT:-300}" "$tests" >"$logs/tests.log" 2>&1
 echo "tests rc=$?" >>"$logs/tests.log"
 
 stamp "benchmarks"
-timeout 600 chapters/merge/benchmarks.sh "$exe" "$logs/bench" $large >"$logs/bench.log" 2>&1
+timeout "${BENCH_TIMEOUT:-600}" chapters/merge/benchmarks.sh "$exe" "$logs/bench" $large >"$logs/bench.log" 2>&1
 echo "benchmarks rc=$?" >>"$logs/bench.log"
 
 for tool in $tools; do
