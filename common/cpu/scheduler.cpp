@@ -1,7 +1,8 @@
 // The cpu backend's engine: every thread of a block is a fiber (Boost.Context) on one OS
-// thread. A fiber runs until it reaches a synchronisation point (__syncthreads, a warp
-// collective) or returns; the scheduler then runs the next runnable fiber, in the order the
-// options ask for (in order, reverse, seeded shuffle).
+// thread. The scheduler works in rounds: it lists the runnable threads in the order the
+// options ask for (in order, reverse, seeded shuffle), and each runs until it reaches a
+// synchronisation point (__syncthreads, a warp collective) or returns, then hands control
+// straight to the next thread of the round.
 //
 //   __syncthreads  releases when every thread of the block that has not exited waits at a
 //                  barrier; threads waiting at different barrier call sites are an error
@@ -83,8 +84,7 @@ struct emulated_thread {
   uint3 index{};
   unsigned linear = 0;
   thread_state state = thread_state::ready;
-  ctx::fiber fiber;      // this thread's context while it is suspended
-  ctx::fiber scheduler;  // the scheduler's context while this thread runs
+  ctx::fiber fiber;  // this thread's context while it is suspended
   std::source_location site;
   // barrier
   int barrier_kind = 0;
@@ -108,6 +108,12 @@ struct block_state {
   std::vector<unsigned char> shared_storage;
   unsigned char* dynamic_shared = nullptr;
   std::string fault;
+  // The current round: runnable threads in the order the options ask for. A thread that
+  // suspends hands control straight to the next one (one context switch, not two); the
+  // last one of the round hands it back to the scheduler.
+  std::vector<unsigned> order;
+  std::size_t cursor = 0;
+  ctx::fiber scheduler;  // the scheduler's context while the round runs
 };
 
 // Fiber stacks are allocated once per OS thread and reused by every block it runs.
@@ -234,13 +240,32 @@ std::string describe_block(const block_state& b) {
 
 // --- running a thread ------------------------------------------------------------------------
 
-// Called from inside a fiber: back to the scheduler until it resumes us.
-void suspend(emulated_thread& t) { t.scheduler = std::move(t.scheduler).resume(); }
+// The next thread of the round that is still runnable, or null when the round is over.
+emulated_thread* next_in_round(block_state& b) {
+  while (b.cursor < b.order.size()) {
+    emulated_thread& t = b.threads[b.order[b.cursor++]];
+    if (t.state == thread_state::ready) return &t;
+  }
+  return nullptr;
+}
 
-void resume(emulated_thread& t) {
+// Switches to `target`, leaving the current context in `*save_to` (done on top of the target's
+// context, so the target need not know who resumed it).
+void transfer(ctx::fiber& target, ctx::fiber* save_to) {
+  std::move(target).resume_with([save_to](ctx::fiber&& from) {
+    *save_to = std::move(from);
+    return ctx::fiber{};
+  });
+}
+
+// Called from inside a fiber: run the rest of the round (or the scheduler) until someone
+// resumes us.
+void suspend(emulated_thread& t) {
+  block_state& b = *t_block;
+  emulated_thread* next = b.fault.empty() ? next_in_round(b) : nullptr;
+  t_thread = next;
+  transfer(next != nullptr ? next->fiber : b.scheduler, &t.fiber);
   t_thread = &t;
-  t.fiber = std::move(t.fiber).resume();
-  t_thread = nullptr;
 }
 
 // --- warp collectives --------------------------------------------------------------------------
@@ -405,8 +430,7 @@ void run_block(block_state& b, const std::function<void()>& body, const options&
     t = emulated_thread{};
     t.linear = i;
     t.index = uint3{i % b.dim.x, (i / b.dim.x) % b.dim.y, i / (b.dim.x * b.dim.y)};
-    t.fiber = ctx::fiber(std::allocator_arg, pooled_stack{t_stacks.get()}, [&b, &t, &body](ctx::fiber&& sched) {
-      t.scheduler = std::move(sched);
+    t.fiber = ctx::fiber(std::allocator_arg, pooled_stack{t_stacks.get()}, [&b, &t, &body](ctx::fiber&&) {
       try {
         body();
       } catch (const ctx::detail::forced_unwind&) {
@@ -417,32 +441,34 @@ void run_block(block_state& b, const std::function<void()>& body, const options&
         if (b.fault.empty()) b.fault = "exception thrown in a kernel, " + block_text(b) + " thread " + std::to_string(t.linear) + ": " + e.what();
       }
       t.state = thread_state::exited;
-      return std::move(t.scheduler);
+      // Straight on to the next thread of the round; back to the scheduler after a fault.
+      emulated_thread* next = b.fault.empty() ? next_in_round(b) : nullptr;
+      t_thread = next;
+      return std::move(next != nullptr ? next->fiber : b.scheduler);
     });
   }
 
-  std::vector<unsigned> order;
-  order.reserve(b.count);
   std::uint64_t rng = opt.shuffle_seed * 0x2545F4914F6CDD1Dull + block_linear;
   t_block = &b;
   for (;;) {
-    order.clear();
+    b.order.clear();
     for (unsigned i = 0; i < b.count; ++i) {
-      if (b.threads[i].state == thread_state::ready) order.push_back(i);
+      if (b.threads[i].state == thread_state::ready) b.order.push_back(i);
     }
-    if (order.empty()) {
+    if (b.order.empty()) {
       if (!b.fault.empty() || !release_barrier(b)) break;
       continue;
     }
     if (opt.order == schedule_order::reverse) {
-      std::reverse(order.begin(), order.end());
+      std::reverse(b.order.begin(), b.order.end());
     } else if (opt.order == schedule_order::shuffle) {
-      for (std::size_t i = order.size(); i > 1; --i) std::swap(order[i - 1], order[splitmix(rng) % i]);
+      for (std::size_t i = b.order.size(); i > 1; --i) std::swap(b.order[i - 1], b.order[splitmix(rng) % i]);
     }
-    for (unsigned i : order) {
-      if (b.threads[i].state == thread_state::ready) resume(b.threads[i]);
-      if (!b.fault.empty()) break;
-    }
+    b.cursor = 0;
+    emulated_thread* first = next_in_round(b);
+    t_thread = first;
+    transfer(first->fiber, &b.scheduler);  // returns when the round is over, or after a fault
+    t_thread = nullptr;
     if (!b.fault.empty()) break;
   }
   t_block = nullptr;
