@@ -7,8 +7,10 @@
 
 namespace counting::baseline {
 
-// int8: cub::DeviceHistogram::HistogramEven with 256 bins of width 1 from -128 to 127;
-// bins[j] counts value j - 128. `temp` holds cub_histogram_temp_bytes(n) bytes.
+// int8: cub::DeviceHistogram::HistogramEven over the items' raw bytes (uint8 samples, 256
+// bins of width 1 over [0, 256): CUB's 8-bit fast path, as in shared/ANCHORS.md);
+// bins[b] counts the items whose byte is b, i.e. value (int8_t)b.
+// `temp` holds cub_histogram_temp_bytes(n) bytes.
 std::size_t cub_histogram_temp_bytes(std::int64_t n);
 void cub_histogram(const std::int8_t* in, std::int64_t n, unsigned* bins, void* temp, std::size_t temp_bytes);
 

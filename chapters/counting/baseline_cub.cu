@@ -12,13 +12,14 @@ namespace counting::baseline {
 
 std::size_t cub_histogram_temp_bytes(std::int64_t n) {
   std::size_t bytes = 0;
-  WB_CHECK(cub::DeviceHistogram::HistogramEven(nullptr, bytes, static_cast<const std::int8_t*>(nullptr),
-                                               static_cast<unsigned*>(nullptr), 257, -128, 128, n));
+  WB_CHECK(cub::DeviceHistogram::HistogramEven(nullptr, bytes, static_cast<const unsigned char*>(nullptr),
+                                               static_cast<unsigned*>(nullptr), 257, 0, 256, n));
   return bytes;
 }
 
 void cub_histogram(const std::int8_t* in, std::int64_t n, unsigned* bins, void* temp, std::size_t temp_bytes) {
-  WB_CHECK(cub::DeviceHistogram::HistogramEven(temp, temp_bytes, in, bins, 257, -128, 128, n));
+  WB_CHECK(cub::DeviceHistogram::HistogramEven(temp, temp_bytes, reinterpret_cast<const unsigned char*>(in), bins,
+                                               257, 0, 256, n));
 }
 
 std::size_t cub_sort_rle_temp_bytes(std::int64_t n) {

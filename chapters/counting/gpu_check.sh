@@ -84,6 +84,7 @@ run() {
   [ $rc -ne 0 ] && note "exit status $rc (see logs/$name.log)"
   # the report's rows and the target lines
   sed -n '/^stage /,$p' "$work/logs/$name.log" | grep -vE "^-+$|^$" | tee -a "$summary" >/dev/null
+  tar -czf "$out/results.tar.gz" -C "$work" logs csv 2>/dev/null  # as we go: a cut-off run keeps what it has
   return 0
 }
 best_of() {  # the fastest verified row of a CSV whose stage starts with $2
@@ -110,19 +111,20 @@ fi
 run int8_2p30_uniform --stage 6 --n 2^30
 run int8_2p30_onehot --stage 5,6 --n 2^30 --dist one-hot --reps 5
 run int8_1e9 --n 1e9
-run int64_2p26_few --type int64 --n 2^26 --dist few --distinct 2^20 --stage 2,3,4,7
+run int64_2p26_few --type int64 --n 2^26 --dist few --distinct 2^20 --stage 2,3,4,7 --tune
 run int64_2p26_distinct --type int64 --n 2^26 --dist all-distinct --distinct 2^26 --stage 7 --reps 3
 run int64_2p26_zipf --type int64 --n 2^26 --dist zipf --distinct 2^20 --stage 7 --reps 3
-run int8_3e9 --stage 5,6 --n 3e9 --reps 3
+[ "$phase" != final ] && run int8_3e9 --stage 5,6 --n 3e9 --reps 3
 
 if [ "$phase" != tune ]; then
   # Scaling, 10^3 .. 10^9: int8 (the article's CUDA data) for every stage, and int64 with
   # (nearly) all keys distinct like the article's Table 1 (k ~ N), up to 10^8.
-  for e in 3 4 5 6 7 8 9; do
-    run scaling_int8_1e$e --n 1e$e --stage 0,1,2,3,4,5,6 --reps 5 --budget 15
-  done
   for e in 3 4 5 6 7 8; do
-    run scaling_int64_1e$e --type int64 --n 1e$e --dist uniform --stage 0,1,2,3,4,7 --reps 5 --budget 15
+    run scaling_int8_1e$e --n 1e$e --stage 0,1,2,3,4,5,6 --reps 3 --budget 15
+  done
+  cp "$work/csv/int8_1e9.csv" "$work/csv/scaling_int8_1e9.csv"  # 10^9: the full run above
+  for e in 3 4 5 6 7 8; do
+    run scaling_int64_1e$e --type int64 --n 1e$e --dist uniform --stage 0,1,2,3,4,7 --reps 3 --budget 15
   done
   python3 chapters/counting/scaling_table.py "$work/csv" >"$out/scaling.md" 2>"$work/logs/scaling_table.log" \
     && note "scaling table: scaling.md" || note "scaling table: failed (logs/scaling_table.log)"
@@ -133,7 +135,9 @@ python3 chapters/counting/plot_gbs.py "$work/csv/int8_1e9.csv" "$out/counting.sv
 if [ $sanitize -eq 1 ]; then
   for tool in racecheck memcheck; do
     stamp "compute-sanitizer --tool $tool"
-    timeout 300 compute-sanitizer --tool $tool --error-exitcode 99 "$dir/counting_tests" >"$work/logs/sanitize_$tool.log" 2>&1
-    note "compute-sanitizer $tool: exit $? — $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$work/logs/sanitize_$tool.log" | tail -1)"
+    t0=$SECONDS
+    timeout ${SANITIZE_LIMIT:-300} compute-sanitizer --tool $tool --error-exitcode 99 "$dir/counting_tests" >"$work/logs/sanitize_$tool.log" 2>&1
+    rc=$?
+    note "compute-sanitizer $tool: exit $rc after $((SECONDS - t0)) s — $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$work/logs/sanitize_$tool.log" | tail -1); $(tail -1 "$work/logs/sanitize_$tool.log")"
   done
 fi

@@ -50,6 +50,7 @@ struct options {
   std::string type = "int8";
   std::string dist = "uniform";
   std::int64_t distinct = 0;
+  std::string distinct_text;
   std::string input;
   std::string input_file;
   int variant = 0;
@@ -288,10 +289,12 @@ int run_all(const options& o) {
       wb::device_buffer<unsigned char> temp(counting::baseline::cub_histogram_temp_bytes(n));
       auto call = [&] { counting::baseline::cub_histogram(d_in.data(), n, bins.data(), temp.data(), temp.size()); };
       call();
-      const auto h = bins.to_host();
+      const auto h = bins.to_host();  // h[b]: items whose raw byte is b
       std::vector<entry<T>> got;
-      for (int j = 0; j < 256; ++j)
-        if (h[static_cast<std::size_t>(j)] > 0) got.push_back({static_cast<T>(j - 128), h[static_cast<std::size_t>(j)]});
+      for (int v = -128; v <= 127; ++v) {
+        const unsigned c = h[static_cast<std::uint8_t>(v)];
+        if (c > 0) got.push_back({static_cast<T>(v), c});
+      }
       row.verified = got == reference;
       wb::timing_options opt;
       opt.reps = reps;
@@ -343,6 +346,14 @@ int run_all(const options& o) {
           c.blocks_per_sm = b;
           configs.push_back({c, fmt::format(" v{} b{}", v, b == 0 ? std::string("max") : std::to_string(b))});
         }
+    }
+    if (o.tune && s == 7) {
+      configs.clear();
+      for (int v = 0; v <= 1; ++v) {
+        counting::config c = cfg;
+        c.variant = v;
+        configs.push_back({c, v == 0 ? "" : " (one atomic per item)"});  // variant 0 is the stage's default
+      }
     }
     if (o.tune && s == 8) {
       configs.clear();
@@ -442,21 +453,21 @@ int main(int argc, char** argv) {
   app.add_option("--dist", o.dist, "generated data: uniform, one-hot (every item the same), few, all-distinct (int64), zipf")
       ->check(CLI::IsMember({"uniform", "one-hot", "few", "all-distinct", "zipf"}))
       ->capture_default_str();
-  app.add_option("--distinct", o.distinct, "distinct values for --dist few and zipf (and stage 7's table-size hint)")
-      ->check(CLI::Range(std::int64_t{0}, std::int64_t{1} << 40));
+  app.add_option("--distinct", o.distinct_text, "distinct values for --dist few and zipf (and stage 7's table-size hint), e.g. 2^20");
   auto* input = app.add_option("--input", o.input, "the items themselves, comma separated (e.g. 3,1,6,2,1,3,6)");
   app.add_option("--input-file", o.input_file, "read the items from a file (whitespace separated, # comments)")
       ->excludes(input);
-  app.add_option("--variant", o.variant, "stage 6's counter layout: 0 16-bit atomics, 1 16-bit plain, 2 8-bit plain, 3 per-warp")
+  app.add_option("--variant", o.variant, "stage 6's counter layout: 0 16-bit atomics, 1 16-bit plain, 2 8-bit plain, 3 per-warp; stage 7: 0 warp-aggregated, 1 one atomic per item")
       ->check(CLI::Range(0, 3));
   app.add_option("--blocks-per-sm", o.blocks_per_sm, "stage 6's resident blocks per SM (0: as many as fit)")
       ->check(CLI::Range(0, 32));
   app.add_option("--chunk", o.chunk, "stage 8's items per transfer (default 2^24)")->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 31));
   app.add_option("--streams", o.streams, "stage 8's streams")->check(CLI::Range(1, 16))->capture_default_str();
-  app.add_flag("--tune", o.tune, "stage 6: every counter layout and blocks per SM; stage 8: chunk sizes and streams");
+  app.add_flag("--tune", o.tune, "stage 6: every counter layout and blocks per SM; stage 7: both insert variants; stage 8: chunk sizes and streams");
   app.add_option("--budget", o.budget_s, "seconds an O(N^2) stage may take before it is refused (default 20 on a GPU, 5 on the cpu backend)")
       ->check(CLI::Range(0.0, 1e6));
   return wb::run_main(app, argc, argv, [&] {
+    if (!o.distinct_text.empty()) o.distinct = parse_count(o.distinct_text, "--distinct");
     wb::print_device_info_or_exit();
     if (!wb::backend_is_cuda && app.count("--reps") == 0) o.common.reps = 3;
     return o.type == "int8" ? run_all<std::int8_t>(o) : run_all<std::int64_t>(o);

@@ -51,7 +51,9 @@ __global__ void clear_table_kernel(ht::slot* table, std::int64_t capacity, table
 // on one of them (__match_any_sync) to add them all at once: on skewed input (a zipf-like
 // distribution, one hot key) that turns up to 32 atomics on one count into one. The loop runs
 // the same number of rounds in every lane (lanes past the end take part, then drop out of the
-// match), because the match needs the whole warp.
+// match), because the match needs the whole warp. With `aggregate` off (cfg.variant 1, for
+// comparison) every item does its own atomic.
+template <bool aggregate>
 __global__ void insert_kernel(const std::int64_t* in, std::int64_t n, ht::slot* table, unsigned long long mask,
                               table_state* state) {
   const int lane = static_cast<int>(threadIdx.x) & 31;
@@ -62,7 +64,7 @@ __global__ void insert_kernel(const std::int64_t* in, std::int64_t n, ht::slot* 
     const bool valid = i < n;
     const unsigned long long u = valid ? ht::flip(in[i]) : 0;
     const unsigned valid_lanes = __ballot_sync(0xffffffffu, valid);
-    const unsigned peers = __match_any_sync(0xffffffffu, u) & valid_lanes;
+    const unsigned peers = aggregate ? __match_any_sync(0xffffffffu, u) & valid_lanes : (valid ? 1u << lane : 0u);
     if (!valid || (peers & lanes_below) != 0) continue;  // the lowest lane of each key adds for all
     const auto count = static_cast<unsigned long long>(__popc(peers));
     if (u == ht::empty_key) {
@@ -192,10 +194,11 @@ unsigned grid_for(std::int64_t work) {
 }
 
 // Steps 1 and 2 on a table of `capacity` slots; returns the state read back from the device.
-table_state build_table(const std::int64_t* in, std::int64_t n, const layout& l, std::int64_t capacity) {
+table_state build_table(const std::int64_t* in, std::int64_t n, const layout& l, std::int64_t capacity,
+                        bool aggregate) {
   wb::launch({grid_for(capacity), block}, clear_table_kernel, l.table, capacity, l.state);
   if (n > 0) {
-    wb::launch({grid_for(n), block}, insert_kernel, in, n, l.table,
+    wb::launch({grid_for(n), block}, aggregate ? insert_kernel<true> : insert_kernel<false>, in, n, l.table,
                static_cast<unsigned long long>(capacity - 1), l.state);
   }
   wb::launch({grid_for(capacity), block}, compact_kernel, static_cast<const ht::slot*>(l.table), capacity,
@@ -218,13 +221,13 @@ void count_hash_table(const std::int64_t* in, std::int64_t n, device_table<std::
   std::int64_t capacity = planned_capacity(n, cfg);
   layout l = place(ws.data, capacity);
   if (ws.bytes < l.bytes) throw std::invalid_argument("count_hash_table: workspace too small");
-  table_state st = build_table(in, n, l, capacity);
+  table_state st = build_table(in, n, l, capacity, cfg.variant != 1);
   wb::device_buffer<unsigned char> bigger;  // only if the hint was too small
   if (st.overflow != 0) {
     capacity = capacity_for(n);
     bigger = wb::device_buffer<unsigned char>(place(nullptr, capacity).bytes);
     l = place(bigger.data(), capacity);
-    st = build_table(in, n, l, capacity);
+    st = build_table(in, n, l, capacity, cfg.variant != 1);
     if (st.overflow != 0) throw std::logic_error("count_hash_table: a table for N distinct keys overflowed");
   }
   const auto distinct = static_cast<std::int64_t>(st.distinct);

@@ -1,6 +1,7 @@
 #include "test_common.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 
 namespace counting::testing {
 
@@ -82,6 +83,11 @@ std::vector<named_input<std::int64_t>> int64_inputs(std::size_t max_n, std::uint
   }
   add_boundary_cases(cases, max_n, salt + 200);
   return cases;
+}
+
+bool large_tests_enabled() {
+  const char* v = std::getenv("WB_LARGE");
+  return v != nullptr && std::string(v) == "1";
 }
 
 schedule_order_scope::schedule_order_scope(const char* order) {

@@ -58,6 +58,11 @@ struct named_input {
 std::vector<named_input<std::int8_t>> int8_inputs(std::size_t max_n, std::uint64_t salt);
 std::vector<named_input<std::int64_t>> int64_inputs(std::size_t max_n, std::uint64_t salt);
 
+// The large GPU checks (2^22 to 2^31 items, the D11 timing) run only when WB_LARGE=1: ctest
+// sets it, and gpu_check.sh; a bare run of the binary (as under compute-sanitizer, where they
+// would take many minutes) leaves them out.
+bool large_tests_enabled();
+
 // Sets the cpu backend's scheduling order for one scope (no effect on the cuda backend).
 class schedule_order_scope {
  public:

@@ -220,7 +220,8 @@ TEST_SUITE("counting/8 pipeline") {
     cfg.chunk_items = 1000;
     check_stage<i8>(8, data, "3 chunks and 17 items", cfg);
   }
-  WB_GPU_TEST_CASE("D11: chunks overlap their copies: within 1.2x of one bare copy (the article's loop is not)") {
+  TEST_CASE("[gpu] D11: chunks overlap their copies: within 1.2x of one bare copy, the article's loop not (WB_LARGE=1)" *
+            doctest::skip(!large_tests_enabled())) {
     const std::size_t n = std::size_t{1} << 28;
     const auto data = wb::gen::uniform<i8>(n, wb::testing::seed(211));
     pinned_buffer<i8> pinned(data);

@@ -32,12 +32,6 @@ void check_all(int stage, const std::vector<named_input<T>>& inputs, const confi
   for (const auto& in : inputs) check_stage<T>(stage, in.data, in.name, cfg);
 }
 
-// Large inputs need a GPU to be quick; opt-in past 2^31 items (see the README).
-bool large_tests_enabled() {
-  const char* v = std::getenv("WB_LARGE");
-  return v != nullptr && std::string(v) == "1";
-}
-
 }  // namespace
 
 TEST_SUITE("counting/0 sequential") {
@@ -210,19 +204,19 @@ TEST_SUITE("counting/6 privatized") {
   }
   TEST_CASE("narrow counters are drained before they overflow (one value, many items per thread)") {
     // One block: every thread counts far more than 255 items of one value (8-bit counters),
-    // or more than 65535 (16-bit counters).
+    // or more than 65535 (16-bit counters: 128 threads x 65536 items and then some).
     for (int variant = 0; variant <= 3; ++variant) {
       config cfg;
       cfg.variant = variant;
       cfg.blocks = 1;
-      const std::size_t n = variant == 0 || variant == 1 ? (std::size_t{1} << 24) + 3 : 700'001;
+      const std::size_t n = variant == 0 || variant == 1 ? 128 * 65536 + 128 * 300 + 3 : 700'001;
       std::vector<i8> data(n, static_cast<i8>(-7));
       data[n / 2] = 5;
       CAPTURE(variant);
       check_stage<i8>(6, data, "one value, n = " + std::to_string(n), cfg);
     }
   }
-  WB_GPU_TEST_CASE("2^24 items, uniform and one value, every layout") {
+  TEST_CASE("[gpu] 2^24 items, uniform and one value, every layout (WB_LARGE=1)" * doctest::skip(!large_tests_enabled())) {
     const auto uniform = wb::gen::uniform<i8>(std::size_t{1} << 24, wb::testing::seed(76));
     const auto one = wb::gen::all_equal<i8>((std::size_t{1} << 24) + 5, 0);
     for (int variant = 0; variant <= 3; ++variant) {
@@ -233,7 +227,7 @@ TEST_SUITE("counting/6 privatized") {
       check_stage<i8>(6, one, "one value", cfg);
     }
   }
-  TEST_CASE("[gpu] more than 2^31 items (64-bit indices, D4); set WB_LARGE=1" * doctest::skip(!large_tests_enabled())) {
+  TEST_CASE("[gpu] more than 2^31 items (64-bit indices, D4) (WB_LARGE=1)" * doctest::skip(!large_tests_enabled())) {
     // Filled on the device (a memset and a few patched bytes), so the host never holds it.
     const std::int64_t n = (std::int64_t{1} << 31) + 77;
     wb::device_buffer<i8> d(static_cast<std::size_t>(n));
@@ -271,7 +265,7 @@ TEST_SUITE("counting/7 hash table") {
     for (std::size_t i = 0; i < data.size(); i += 3) data[i] = std::numeric_limits<i64>::max();
     check_stage<i64>(7, data, "a third of the items are INT64_MAX");
   }
-  WB_GPU_TEST_CASE("2^22 keys, 2^16 distinct, and 2^20 all distinct") {
+  TEST_CASE("[gpu] 2^22 keys, 2^16 distinct, and 2^20 all distinct (WB_LARGE=1)" * doctest::skip(!large_tests_enabled())) {
     config cfg;
     cfg.expected_distinct = 1 << 16;
     check_stage<i64>(7, wb::gen::few_distinct<i64>(std::size_t{1} << 22, wb::testing::seed(83), 1 << 16), "few", cfg);
@@ -299,7 +293,7 @@ TEST_SUITE("counting/8 pipeline") {
       }
     }
   }
-  WB_GPU_TEST_CASE("2^26 items in chunks of 2^22 on 4 streams") {
+  TEST_CASE("[gpu] 2^26 items in chunks of 2^22 on 4 streams (WB_LARGE=1)" * doctest::skip(!large_tests_enabled())) {
     config cfg;
     cfg.chunk_items = std::int64_t{1} << 22;
     check_stage<i8>(8, wb::gen::uniform<i8>((std::size_t{1} << 26) + 9, wb::testing::seed(92)), "uniform", cfg);
