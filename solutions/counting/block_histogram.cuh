@@ -6,11 +6,12 @@
 // to shared memory instead of global memory. The atomics are still there: threads of a warp
 // whose items share a value queue on one counter (the one-hot input), and 32 random values
 // land in random banks of shared memory, so a warp's access is split by bank conflicts. The
-// layouts below go one step further and give every THREAD its own counters, placed so that
-// the 32 threads of a warp always hit 32 different banks (or share a word) whatever their
-// values: no conflicts, and no contention on any input. The price is memory: a thread needs
-// 256 counters, so they are narrow (8 or 16 bits, packed into 32-bit words) and are emptied
-// into wide counters before they can overflow.
+// layouts below go one step further and give every THREAD its own counters: no two threads
+// ever touch one counter, so no input causes contention. Variant 0 also places them so that
+// the 32 threads of a warp always hit 32 different banks, whatever their values; variants 1
+// and 2 show what happens when two or four threads share a bank. The price is memory: a
+// thread needs 256 counters, so they are narrow (8 or 16 bits, packed into 32-bit words) and
+// are emptied into wide counters before they can overflow.
 //
 // A layout provides:
 //   threads               block size it is laid out for
@@ -119,9 +120,12 @@ struct thread16_atomic {
 // ---- Variant 1: 16-bit counters per thread, plain loads and stores -------------------------
 // 128 threads. Thread t's counter for bin b is the 16-bit word at byte address
 //     (b << 8) | (t << 1)
-// Two neighbouring threads share a 32-bit word (no conflict: same word), a warp spans 16
-// banks. One item: PRMT, LOP (address), load, add, store: cheap in instructions, but each
-// item's store must land before the same thread's next load of a counter.
+// One item: PRMT, LOP (address), load, add, store: cheap in instructions, but each item's
+// store must land before the same thread's next load of a counter. The catch: banks are 32
+// bits wide, and threads 2j and 2j+1 share one. When their bins are equal they touch the same
+// word (no conflict); when they differ they touch two words of one bank: a 2-way conflict, on
+// random data about half the time. (The H100 sweep in the README shows it: one-hot input,
+// where all bins are equal, runs faster than uniform input.)
 struct thread16_plain {
   static constexpr int threads = 128;
   static constexpr int words = 256 * 64;
@@ -176,10 +180,10 @@ struct thread16_plain {
 // ---- Variant 2: 8-bit counters per thread, plain loads and stores ---------------------------
 // 256 threads. Thread t's counter for bin b is the byte at address
 //     (b << 8) | t
-// (four threads to a word, a warp spans 8 banks, no conflicts). Twice as many threads fit in
-// shared memory as with 16 bits, but a byte holds only 255: every 128 items the block stops
-// (drain), and thread b moves the 128s of row b into its own wide counter `spilled`, so every
-// byte is below 128 again.
+// Twice as many threads fit in shared memory as with 16 bits, but a byte holds only 255:
+// every 128 items the block stops (drain), and thread b moves the 128s of row b into its own
+// wide counter `spilled`, so every byte is below 128 again. Four threads share a bank here,
+// so random bins give up to 4-way conflicts (variant 1's lesson, twice over).
 struct thread8_plain {
   static constexpr int threads = 256;
   static constexpr int words = 256 * 64;
