@@ -54,6 +54,31 @@ std::vector<K> stratified(std::int64_t count, std::uint64_t seed, double lo, dou
   return out;
 }
 
+// Sorted random values over [lo, hi]: the running sum of random gaps (uniform in [0, 1)),
+// scaled so that the sum of count + 1 gaps spans the range. Like a sorted random sample, the
+// k-th value strays from its "fair share" position by about sqrt(k) gaps, so two such inputs
+// interleave irregularly. Two passes with the same seed: the first only sums the gaps.
+template <class K>
+std::vector<K> random_walk(std::int64_t count, std::uint64_t seed, double lo, double hi) {
+  std::vector<K> out(static_cast<std::size_t>(count));
+  double total = 0;
+  {
+    wb::gen::rng rng(seed);
+    for (std::int64_t i = 0; i <= count; ++i) total += rng.unit();
+  }
+  wb::gen::rng rng(seed);
+  const double scale = total > 0 ? 1.0 / total : 0.0;
+  double sum = 0;
+  K previous = std::numeric_limits<K>::lowest();
+  for (std::int64_t i = 0; i < count; ++i) {
+    sum += rng.unit();
+    K key = key_at<K>(std::min(sum * scale, 1.0), lo, hi);
+    if (key < previous) key = previous;  // guards the last bit of rounding
+    out[static_cast<std::size_t>(i)] = previous = key;
+  }
+  return out;
+}
+
 }  // namespace
 
 const std::vector<distribution>& all_distributions() {
@@ -93,7 +118,7 @@ std::vector<K> sorted_keys(std::int64_t count, distribution d, std::uint64_t see
   seed = seed * 2 + static_cast<std::uint64_t>(which);
   switch (d) {
     case distribution::uniform:
-      return stratified<K>(count, seed, lo, hi, 0.0, 1.0);
+      return random_walk<K>(count, seed, lo, hi);
     case distribution::duplicates: {  // 8 keys spread over the range, the same for A and B
       std::vector<K> out = stratified<K>(count, seed, 0.0, 8.0, 0.0, 1.0);
       for (K& key : out) key = key_at<K>(std::floor(static_cast<double>(key)) / 8.0, lo / 4, hi / 4);
@@ -102,10 +127,10 @@ std::vector<K> sorted_keys(std::int64_t count, distribution d, std::uint64_t see
     case distribution::all_equal:
       return std::vector<K>(static_cast<std::size_t>(count), static_cast<K>(7));
     case distribution::a_below_b:
-      return which == 0 ? stratified<K>(count, seed, lo, mid, 0.0, 1.0) : stratified<K>(count, seed, mid + 1, hi, 0.0, 1.0);
+      return which == 0 ? random_walk<K>(count, seed, lo, mid) : random_walk<K>(count, seed, mid + 1, hi);
     case distribution::b_below_a:
-      return which == 1 ? stratified<K>(count, seed, lo, mid, 0.0, 1.0) : stratified<K>(count, seed, mid + 1, hi, 0.0, 1.0);
-    case distribution::interleaved:  // A at the start of each stratum, B in its middle
+      return which == 1 ? random_walk<K>(count, seed, lo, mid) : random_walk<K>(count, seed, mid + 1, hi);
+    case distribution::interleaved:  // A at the start of each of `count` strata, B in its middle
       return stratified<K>(count, seed, lo / 2, hi / 2, which == 0 ? 0.0 : 0.5, 0.0);
     case distribution::extremes: {
       std::vector<K> out = wb::gen::extremes<K>(static_cast<std::size_t>(count), seed);

@@ -1,5 +1,7 @@
 // Sorted input data for the merge chapter: the executable's --dist choices and the tests'
 // adversarial cases. Sorted by construction (no sort), so 2^30-element inputs take seconds.
+// (A perfectly even spread would flatter the co-rank search: the book's search finds the
+// split of two evenly interleaved inputs in two steps. `uniform` is irregular on purpose.)
 #pragma once
 
 #include <cstdint>
@@ -12,7 +14,8 @@
 namespace merge {
 
 enum class distribution {
-  uniform,      // spread over the key type's range (floats: [-1e9, 1e9)), few repeats
+  uniform,      // sorted random values over the key type's range (floats: [-1e9, 1e9]): A and B
+                // interleave irregularly, as sorted random samples do; few repeats (floats: many)
   duplicates,   // 8 distinct keys, the same 8 in A and B: long runs of equal keys across both
   all_equal,    // every key of A and B is the same
   a_below_b,    // every key of A is smaller than every key of B

@@ -43,6 +43,12 @@ int co_rank_circular_host(int k, const K* A_S, int m, const K* B_S, int n, int A
 template <class K>
 void merge_coarsened(const problem<K>& device, const config& cfg = {});
 
+// Stage 5's block-level searches alone (co_rank of every tile boundary, one thread each),
+// timed by the coarsening sweep: ceil((m+n) / tile_items) + 1 values.
+template <class K>
+void merge_coarsened_searches(const K* A, std::int64_t m, const K* B, std::int64_t n, std::int64_t tile_items,
+                              std::int64_t* out);
+
 // ---- Stage 6: at bandwidth (after the book) ---------------------------------------------
 // A partition pass (co-rank of every tile boundary, once), then one block per tile:
 // coalesced loads into shared memory, register-blocked merges, coalesced stores.
@@ -52,6 +58,10 @@ std::size_t merge_at_bandwidth_temp_bytes(std::int64_t m, std::int64_t n, const 
                                           bool with_values = false);
 template <class K>
 void merge_at_bandwidth(const problem<K>& device, void* temp, std::size_t temp_bytes, const config& cfg = {});
+// The co-rank as stage 6 searches it (a lower bound, co_rank_lower_bound.cuh), on the host:
+// the same answer as co_rank_host.
+template <class K>
+std::int64_t co_rank_lower_bound_host(std::int64_t k, const K* A, std::int64_t m, const K* B, std::int64_t n);
 // Only the partition pass of stage 6: co_rank of every tile boundary (num_tiles + 1 values).
 // Timed alone by the coarsening sweep to show what the searches cost.
 template <class K>

@@ -4,14 +4,15 @@
 // A[partitions[t]] and B[t * tile_items - partitions[t]]. One thread co-ranks one tile
 // boundary, all at once, in a small kernel of its own: the merge kernel then starts with its
 // inputs known, instead of each block waiting on two chains of ~log2(m+n) dependent global
-// loads (what stage 5 does).
+// loads (what stage 5 does). The pass lasts as long as its slowest search, so it uses the
+// lower-bound form of co_rank: the same answer in a fixed number of cheap steps.
 #pragma once
 
 #include <cstdint>
 
 #include "wb/kernel.hpp"
 
-#include "co_rank.cuh"
+#include "co_rank_lower_bound.cuh"
 #include "index_math.hpp"
 
 namespace merge::WB_TRACK {
@@ -21,7 +22,7 @@ __global__ void merge_path_partition_kernel(const K* A, std::int64_t m, const K*
                                             std::int64_t tile_items, std::int64_t num_partitions,
                                             std::int64_t* partitions) {
   // TODO (stage 6): thread t (64-bit: wb::global_thread_index()) of the first num_partitions
-  // writes partitions[t] = co_rank of output rank min(t * tile_items, m + n).
+  // writes partitions[t] = co_rank_lower_bound of output rank min(t * tile_items, m + n).
   // Delete the next line when you write the kernel.
   (void)A, (void)m, (void)B, (void)n, (void)tile_items, (void)num_partitions, (void)partitions;
 }

@@ -3,7 +3,8 @@
 // What stages 2-5 still pay for, and what this stage does instead:
 //   - co-rank searches in global memory on the merge's critical path (every block of stages
 //     3-5 waits for its thread 0)  ->  a separate partition pass co-ranks every tile boundary
-//     once, all in parallel (partition.cuh);
+//     once, all in parallel (partition.cuh), with a search whose steps do not depend on the
+//     data (co_rank_lower_bound.cuh);
 //   - one block walking over many tiles, with barriers between loads and merges  ->  one
 //     block per tile, its inputs known from the partitions, loaded in one coalesced sweep
 //     with ITEMS loads in flight per thread (block_merge.cuh);
@@ -17,7 +18,7 @@
 #include "wb/kernel.hpp"
 
 #include "block_merge.cuh"
-#include "co_rank.cuh"
+#include "co_rank_lower_bound.cuh"
 #include "merge.hpp"
 #include "partition.cuh"
 #include "thread_merge.cuh"
@@ -51,7 +52,7 @@ __global__ void __launch_bounds__(BLOCK)
   const K* A_S = AB_S;
   const K* B_S = AB_S + A_length;
   const int c_curr = min_of(static_cast<int>(threadIdx.x) * ITEMS, C_length);
-  const int a_curr = static_cast<int>(co_rank<K>(c_curr, A_S, A_length, B_S, B_length));
+  const int a_curr = co_rank_lower_bound<K, int>(c_curr, A_S, A_length, B_S, B_length);
   K keys[ITEMS];
   int from[ITEMS];
   thread_merge<ITEMS>(A_S, A_length, B_S, B_length, a_curr, c_curr - a_curr, keys, from);
@@ -80,6 +81,11 @@ void merge_path_partitions(const K* A, std::int64_t m, const K* B, std::int64_t 
   const int block = 256;
   wb::launch({static_cast<unsigned>(ceil_div(num_partitions, block)), block}, merge_path_partition_kernel<K>, A, m, B,
              n, tile_items, num_partitions, partitions);
+}
+
+template <class K>
+std::int64_t co_rank_lower_bound_host(std::int64_t k, const K* A, std::int64_t m, const K* B, std::int64_t n) {
+  return co_rank_lower_bound(k, A, m, B, n);
 }
 
 template <class K>
@@ -125,6 +131,7 @@ void merge_at_bandwidth(const problem<K>& p, void* temp, std::size_t temp_bytes,
 }
 
 #define MERGE_INSTANTIATE(K)                                                                                  \
+  template std::int64_t co_rank_lower_bound_host<K>(std::int64_t, const K*, std::int64_t, const K*, std::int64_t); \
   template void merge_path_partitions<K>(const K*, std::int64_t, const K*, std::int64_t, std::int64_t,        \
                                          std::int64_t*);                                                      \
   template std::size_t merge_at_bandwidth_temp_bytes<K>(std::int64_t, std::int64_t, const config&, bool);     \

@@ -27,6 +27,39 @@ std::uint64_t multiset_hash(const std::vector<K>& keys) {
 }  // namespace
 
 TEST_SUITE("merge/6 at-bandwidth") {
+  TEST_CASE("co_rank_lower_bound: the same split as co_rank for every k") {
+    wb::gen::rng rng(wb::testing::seed(60));
+    for (int round = 0; round < 3000; ++round) {
+      std::vector<std::int32_t> A(rng.below(10)), B(rng.below(10));
+      const auto distinct = 1 + rng.below(4);
+      for (auto& a : A) a = static_cast<std::int32_t>(rng.below(distinct));
+      for (auto& b : B) b = static_cast<std::int32_t>(rng.below(distinct));
+      std::sort(A.begin(), A.end());
+      std::sort(B.begin(), B.end());
+      const auto m = static_cast<std::int64_t>(A.size());
+      const auto n = static_cast<std::int64_t>(B.size());
+      const auto expected = reference(A, B, true);
+      std::int64_t from_A = 0;  // how many of C[0, k) came from A: the co-rank of k
+      for (std::int64_t k = 0; k <= m + n; ++k) {
+        INFO("round " << round << ", m=" << m << ", n=" << n << ", k=" << k);
+        REQUIRE(track::co_rank_lower_bound_host<std::int32_t>(k, A.data(), m, B.data(), n) == from_A);
+        if (k < m + n && expected.C_val[static_cast<std::size_t>(k)] < 1'000'000'000) ++from_A;
+      }
+    }
+    // and every k of larger sorted inputs of every distribution
+    for (const distribution d : all_distributions()) {
+      const auto A = sorted_keys<float>(5000, d, wb::testing::seed(61), 0);
+      const auto B = sorted_keys<float>(3000, d, wb::testing::seed(61), 1);
+      const auto expected = reference(A, B, true);
+      std::int64_t from_A = 0;
+      for (std::int64_t k = 0; k <= 8000; ++k) {
+        INFO(to_string(d) << ", k=" << k);
+        REQUIRE(track::co_rank_lower_bound_host<float>(k, A.data(), 5000, B.data(), 3000) == from_A);
+        if (k < 8000 && expected.C_val[static_cast<std::size_t>(k)] < 1'000'000'000) ++from_A;
+      }
+    }
+  }
+
   TEST_CASE("matches std::merge: every distribution, sizes around tile boundaries (default shape)") {
     const std::uint64_t seed = wb::testing::seed(61);
     // default shapes: 512 x 15 (int32 keys), 512 x 7 (8 bytes per item), 512 x 5 (12 bytes)
