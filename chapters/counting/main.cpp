@@ -149,6 +149,7 @@ outcome run_one(int stage, const counting::input<T>& in, const counting::config&
                 const std::vector<entry<T>>& reference, int reps, double budget_s) {
   outcome out;
   const auto n = static_cast<std::int64_t>(in.host.size());
+  std::string estimated;  // the O(N^2) estimate, when one was made
   try {
     const auto& tr = counting::traits[static_cast<std::size_t>(stage)];
     if (tr.gpu_only && !wb::backend_is_cuda) {
@@ -177,6 +178,7 @@ outcome run_one(int stage, const counting::input<T>& in, const counting::config&
         auto comparisons = [&](double items) { return counting::quadratic_comparisons(items, std::min(k, items)); };
         const double slope = std::max(0.0, t_full - t_half) / (comparisons(double(s)) - comparisons(double(s / 2)));
         const double estimate = t_full + slope * (comparisons(double(n)) - comparisons(double(s)));
+        estimated = human_seconds(estimate);
         if (estimate > budget_s) {
           out.note = fmt::format("refused: O(N^2), estimated {} (from {} and {} items)", human_seconds(estimate), s / 2, s);
           return out;
@@ -212,6 +214,7 @@ outcome run_one(int stage, const counting::input<T>& in, const counting::config&
     if (r < reps) out.note += (out.note.empty() ? "" : "; ") + fmt::format("{} reps", r);
   } catch (const counting::stage_refused& e) {
     out.note = std::string("refused: ") + e.what();
+    if (!estimated.empty()) out.note += " (estimated " + estimated + ")";
   } catch (const wb::not_implemented_error&) {
     out.note = "not implemented yet";
   }

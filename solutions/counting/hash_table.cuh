@@ -1,8 +1,12 @@
-// Thread-level pieces of stage 7: a GPU hash table of 64-bit keys with 64-bit counts.
+// Thread-level pieces of stage 7: a GPU hash table of 64-bit keys with counts.
 //
 // Open addressing with linear probing (PMPP's privatization idea turned inside out: one
-// shared table, and atomics only where two threads meet). A slot is 16 bytes, key and count
-// side by side, so finding a key and adding to its count touch one 32-byte sector.
+// shared table, and atomics only where two threads meet). The table is two arrays, keys[]
+// and counts[], and small on purpose: 8-byte keys, 32-bit counts (64-bit only when N could
+// overflow them) and at most 3/4 full, so 2^20 distinct keys need about 17 MB. It must stay
+// in the L2 cache while hundreds of MB of input stream past it (on the H100 a 32 MB table of
+// 16-byte slots did not, and every probe went to DRAM); the input is read with evict-first
+// loads for the same reason.
 //
 // Keys are stored "flipped": u = (uint64)key ^ 2^63, which maps int64 order onto uint64
 // order (the sort needs that) and leaves one problem: every 64-bit pattern is some key, so
@@ -17,13 +21,16 @@
 
 namespace counting::WB_TRACK::hash_table {
 
-struct slot {
-  unsigned long long key;
-  unsigned long long count;
-};
-
 inline constexpr unsigned long long empty_key = ~0ull;
 inline constexpr unsigned long long sign_bit = 1ull << 63;
+
+// A table of `capacity` slots: keys[i] (empty_key when free) and counts[i].
+template <class Count>
+struct table_view {
+  unsigned long long* keys;
+  Count* counts;
+  unsigned long long capacity;
+};
 
 __host__ __device__ __forceinline__ unsigned long long flip(std::int64_t key) {
   return static_cast<unsigned long long>(key) ^ sign_bit;
@@ -43,22 +50,32 @@ __host__ __device__ __forceinline__ unsigned long long mix(unsigned long long x)
   return x;
 }
 
-// Adds `count` occurrences of flipped key u (u != empty_key) to a table of mask + 1 slots
-// (a power of two). Returns false if the table is full (the caller retries with a bigger one).
-__device__ __forceinline__ bool insert(slot* table, unsigned long long mask, unsigned long long u,
-                                      unsigned long long count) {
-  unsigned long long h = mix(u) & mask;
-  for (unsigned long long probe = 0; probe <= mask; ++probe) {
-    unsigned long long here = table[h].key;  // keys only ever change from empty to final
+// The first slot to try: the high half of mix(u) * capacity, an even spread over any
+// capacity (not just powers of two) without a division.
+__host__ __device__ __forceinline__ unsigned long long home_slot(unsigned long long u, unsigned long long capacity) {
+#if defined(__CUDA_ARCH__)
+  return __umul64hi(mix(u), capacity);
+#else
+  return static_cast<unsigned long long>((static_cast<unsigned __int128>(mix(u)) * capacity) >> 64);
+#endif
+}
+
+// Adds `count` occurrences of flipped key u (u != empty_key). Returns false if every slot
+// holds another key (the caller retries with a bigger table).
+template <class Count>
+__device__ __forceinline__ bool insert(table_view<Count> t, unsigned long long u, Count count) {
+  unsigned long long h = home_slot(u, t.capacity);
+  for (unsigned long long probe = 0; probe < t.capacity; ++probe) {
+    unsigned long long here = t.keys[h];  // keys only ever change from empty to final
     if (here == empty_key) {
-      here = atomicCAS(&table[h].key, empty_key, u);  // claim the slot...
-      if (here == empty_key) here = u;                // ...we did
+      here = atomicCAS(&t.keys[h], empty_key, u);  // claim the slot...
+      if (here == empty_key) here = u;             // ...we did
     }
     if (here == u) {
-      atomicAdd(&table[h].count, count);
+      atomicAdd(&t.counts[h], count);
       return true;
     }
-    h = (h + 1) & mask;  // another key lives here: try the next slot
+    if (++h == t.capacity) h = 0;  // another key lives here: try the next slot
   }
   return false;
 }

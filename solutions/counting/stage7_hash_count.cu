@@ -3,9 +3,10 @@
 // The library way to count int64 keys is to sort all N of them (CUB radix sort: 8 passes over
 // the data) and run-length encode the runs (the baseline). But only the DISTINCT keys need to
 // be in order. So:
-//   1. insert: every item finds or claims its key's slot in a hash table of about twice the
-//      expected number of distinct keys (hash_table.cuh) and adds one to the slot's count:
-//      one pass over the items, one atomicAdd each, on a table that fits in the L2 cache;
+//   1. insert: every item finds or claims its key's slot in a hash table with room for the
+//      expected number of distinct keys at 3/4 load (hash_table.cuh) and adds one to the
+//      slot's count: one pass over the items, one atomic each, on a table small enough to
+//      stay in the L2 cache;
 //   2. compact: the occupied slots are packed into (key, count) arrays;
 //   3. sort only those pairs by key (sort_pairs.hpp), skipping the key bytes where all keys
 //      agree, and write the table.
@@ -14,7 +15,6 @@
 // with a table big enough for N distinct keys: a wrong hint costs time, never a wrong count.
 // Between steps 2 and 3 the host reads back five numbers (distinct keys, the side count of
 // INT64_MAX, the overflow flag, the OR and AND of the keys) to size the sort.
-#include <bit>
 #include <stdexcept>
 
 #include "counting.hpp"
@@ -39,37 +39,39 @@ struct table_state {
 
 constexpr int block = 256;
 
-__global__ void clear_table_kernel(ht::slot* table, std::int64_t capacity, table_state* state) {
+template <class Count>
+__global__ void clear_table_kernel(ht::table_view<Count> t, table_state* state) {
   if (wb::global_thread_index() == 0) *state = table_state{0, 0, 0, 0, ~0ull};
-  for (std::int64_t i = wb::global_thread_index(); i < capacity; i += wb::grid_thread_count()) {
-    table[i].key = ht::empty_key;
-    table[i].count = 0;
+  for (std::int64_t i = wb::global_thread_index(); i < static_cast<std::int64_t>(t.capacity);
+       i += wb::grid_thread_count()) {
+    t.keys[i] = ht::empty_key;
+    t.counts[i] = 0;
   }
 }
 
-// One pass over the items. The threads of a warp whose items have the same key first agree
-// on one of them (__match_any_sync) to add them all at once: on skewed input (a zipf-like
-// distribution, one hot key) that turns up to 32 atomics on one count into one. The loop runs
-// the same number of rounds in every lane (lanes past the end take part, then drop out of the
-// match), because the match needs the whole warp. With `aggregate` off (cfg.variant 1, for
-// comparison) every item does its own atomic.
-template <bool aggregate>
-__global__ void insert_kernel(const std::int64_t* in, std::int64_t n, ht::slot* table, unsigned long long mask,
-                              table_state* state) {
+// One pass over the items. The input is read with evict-first loads (__ldcs): it is read once,
+// and must not push the table out of the L2 cache. The threads of a warp whose items have the
+// same key first agree on one of them (__match_any_sync) to add them all at once: on skewed
+// input (zipf-like, one hot key) that turns up to 32 atomics on one count into one. The loop
+// runs the same number of rounds in every lane (lanes past the end take part, then drop out
+// of the match), because the match needs the whole warp. With `aggregate` off (cfg.variant 1,
+// for comparison) every item does its own atomic.
+template <bool aggregate, class Count>
+__global__ void insert_kernel(const std::int64_t* in, std::int64_t n, ht::table_view<Count> t, table_state* state) {
   const int lane = static_cast<int>(threadIdx.x) & 31;
   const unsigned lanes_below = (1u << lane) - 1u;
   const std::int64_t stride = wb::grid_thread_count();
   for (std::int64_t base = wb::global_thread_index() - lane; base < n; base += stride) {
     const std::int64_t i = base + lane;
     const bool valid = i < n;
-    const unsigned long long u = valid ? ht::flip(in[i]) : 0;
+    const unsigned long long u = valid ? ht::flip(__ldcs(reinterpret_cast<const long long*>(in) + i)) : 0;
     const unsigned valid_lanes = __ballot_sync(0xffffffffu, valid);
     const unsigned peers = aggregate ? __match_any_sync(0xffffffffu, u) & valid_lanes : (valid ? 1u << lane : 0u);
     if (!valid || (peers & lanes_below) != 0) continue;  // the lowest lane of each key adds for all
-    const auto count = static_cast<unsigned long long>(__popc(peers));
+    const auto count = static_cast<unsigned>(__popc(peers));
     if (u == ht::empty_key) {
-      atomicAdd(&state->sentinel_count, count);
-    } else if (!ht::insert(table, mask, u, count)) {
+      atomicAdd(&state->sentinel_count, static_cast<unsigned long long>(count));
+    } else if (!ht::insert(t, u, static_cast<Count>(count))) {
       state->overflow = 1;
     }
   }
@@ -78,22 +80,23 @@ __global__ void insert_kernel(const std::int64_t* in, std::int64_t n, ht::slot* 
 // Packs the occupied slots into keys/counts (in no particular order: the sort comes next).
 // One atomicAdd per block reserves the block's places; a ballot and popc per warp and a
 // small scan over the warps give each thread its place within them.
-__global__ void compact_kernel(const ht::slot* table, std::int64_t capacity, unsigned long long* keys,
-                               unsigned long long* counts, table_state* state) {
+template <class Count>
+__global__ void compact_kernel(ht::table_view<Count> t, unsigned long long* keys, unsigned long long* counts,
+                               table_state* state) {
   __shared__ unsigned warp_counts[block / 32];
   __shared__ unsigned long long block_base;
   const int lane = static_cast<int>(threadIdx.x) & 31;
   const int warp = static_cast<int>(threadIdx.x) >> 5;
   unsigned long long key_or = 0, key_and = ~0ull;
+  const auto capacity = static_cast<std::int64_t>(t.capacity);
   const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * block;
   for (std::int64_t base = static_cast<std::int64_t>(blockIdx.x) * block; base < capacity; base += stride) {
     const std::int64_t i = base + threadIdx.x;
-    ht::slot s{ht::empty_key, 0};
-    if (i < capacity) s = table[i];
-    const bool occupied = s.key != ht::empty_key;
+    const unsigned long long key = i < capacity ? t.keys[i] : ht::empty_key;
+    const bool occupied = key != ht::empty_key;
     if (occupied) {
-      key_or |= s.key;
-      key_and &= s.key;
+      key_or |= key;
+      key_and &= key;
     }
     const unsigned ballot = __ballot_sync(0xffffffffu, occupied);
     if (lane == 0) warp_counts[warp] = static_cast<unsigned>(__popc(ballot));
@@ -107,8 +110,8 @@ __global__ void compact_kernel(const ht::slot* table, std::int64_t capacity, uns
     if (occupied) {
       unsigned long long place = block_base + static_cast<unsigned>(__popc(ballot & ((1u << lane) - 1u)));
       for (int w = 0; w < warp; ++w) place += warp_counts[w];
-      keys[place] = s.key;
-      counts[place] = s.count;
+      keys[place] = key;
+      counts[place] = t.counts[i];
     }
     __syncthreads();  // warp_counts and block_base are reused next round
   }
@@ -141,23 +144,30 @@ __global__ void write_table_kernel(const unsigned long long* keys, const unsigne
   }
 }
 
-std::int64_t capacity_for(std::int64_t expected_distinct) {
-  const std::int64_t wanted = 2 * (expected_distinct > 0 ? expected_distinct : 1);
-  return static_cast<std::int64_t>(std::bit_ceil(static_cast<std::uint64_t>(wanted < 1024 ? 1024 : wanted)));
+// Slots for `expected` distinct keys at no more than 3/4 load (a multiple of 32, at least 1024).
+std::int64_t capacity_for(std::int64_t expected) {
+  const std::int64_t wanted = (expected > 0 ? expected : 1) / 3 * 4 + 4;
+  const std::int64_t slots = wanted < 1024 ? 1024 : wanted;
+  return (slots + 31) / 32 * 32;
 }
 
-// The table's capacity for this call: twice the hint, but never more than N distinct keys need.
+// The table's capacity for this call: from the hint, but never more than N distinct keys need.
 std::int64_t planned_capacity(std::int64_t n, const config& cfg) {
   const std::int64_t most = capacity_for(n);
   const std::int64_t hinted = cfg.expected_distinct > 0 ? capacity_for(cfg.expected_distinct) : most;
   return hinted < most ? hinted : most;
 }
 
-// Where everything lives in a block of memory for a table of `capacity` slots: the state,
-// the table (later the second pair buffer of the sort), the compacted pairs, the sort scratch.
+// 32-bit counts are enough unless N itself does not fit in 32 bits.
+bool wide_counts(std::int64_t n) { return n > 0xFFFFFFFFll; }
+
+// Where everything lives for a table of `capacity` slots: the state; the table (keys, then
+// counts), whose memory is the sort's second pair buffer once compact has run; the compacted
+// pairs; the sort's scratch.
 struct layout {
   table_state* state;
-  ht::slot* table;
+  unsigned long long* table_keys;
+  void* table_counts;
   std::uint64_t* keys[2];
   std::uint64_t* values[2];
   void* sort_scratch;
@@ -171,10 +181,12 @@ layout place(void* base, std::int64_t capacity) {
   std::size_t offset = 0;
   l.state = reinterpret_cast<table_state*>(p + offset);
   offset += 256;
-  l.table = reinterpret_cast<ht::slot*>(p + offset);
-  l.keys[1] = reinterpret_cast<std::uint64_t*>(p + offset);  // reuses the table after compact
-  l.values[1] = l.keys[1] + cap;
-  offset += cap * sizeof(ht::slot);
+  l.table_keys = reinterpret_cast<unsigned long long*>(p + offset);
+  l.keys[1] = reinterpret_cast<std::uint64_t*>(p + offset);
+  offset += cap * sizeof(std::uint64_t);
+  l.table_counts = p + offset;  // 4 or 8 bytes a slot; 8 reserved
+  l.values[1] = reinterpret_cast<std::uint64_t*>(p + offset);
+  offset += cap * sizeof(std::uint64_t);
   l.keys[0] = reinterpret_cast<std::uint64_t*>(p + offset);
   offset += cap * sizeof(std::uint64_t);
   l.values[0] = reinterpret_cast<std::uint64_t*>(p + offset);
@@ -194,19 +206,28 @@ unsigned grid_for(std::int64_t work) {
 }
 
 // Steps 1 and 2 on a table of `capacity` slots; returns the state read back from the device.
+template <class Count>
 table_state build_table(const std::int64_t* in, std::int64_t n, const layout& l, std::int64_t capacity,
                         bool aggregate) {
-  wb::launch({grid_for(capacity), block}, clear_table_kernel, l.table, capacity, l.state);
+  const ht::table_view<Count> t{l.table_keys, static_cast<Count*>(l.table_counts),
+                                static_cast<unsigned long long>(capacity)};
+  wb::launch({grid_for(capacity), block}, clear_table_kernel<Count>, t, l.state);
   if (n > 0) {
-    wb::launch({grid_for(n), block}, aggregate ? insert_kernel<true> : insert_kernel<false>, in, n, l.table,
-               static_cast<unsigned long long>(capacity - 1), l.state);
+    wb::launch({grid_for(n), block}, aggregate ? insert_kernel<true, Count> : insert_kernel<false, Count>, in, n, t,
+               l.state);
   }
-  wb::launch({grid_for(capacity), block}, compact_kernel, static_cast<const ht::slot*>(l.table), capacity,
+  wb::launch({grid_for(capacity), block}, compact_kernel<Count>, t,
              reinterpret_cast<unsigned long long*>(l.keys[0]), reinterpret_cast<unsigned long long*>(l.values[0]),
              l.state);
   table_state host{};
   WB_CHECK(cudaMemcpy(&host, l.state, sizeof host, cudaMemcpyDeviceToHost));
   return host;
+}
+
+table_state build(const std::int64_t* in, std::int64_t n, const layout& l, std::int64_t capacity, const config& cfg) {
+  const bool aggregate = cfg.variant != 1;
+  return wide_counts(n) ? build_table<unsigned long long>(in, n, l, capacity, aggregate)
+                        : build_table<unsigned>(in, n, l, capacity, aggregate);
 }
 
 }  // namespace
@@ -221,13 +242,13 @@ void count_hash_table(const std::int64_t* in, std::int64_t n, device_table<std::
   std::int64_t capacity = planned_capacity(n, cfg);
   layout l = place(ws.data, capacity);
   if (ws.bytes < l.bytes) throw std::invalid_argument("count_hash_table: workspace too small");
-  table_state st = build_table(in, n, l, capacity, cfg.variant != 1);
+  table_state st = build(in, n, l, capacity, cfg);
   wb::device_buffer<unsigned char> bigger;  // only if the hint was too small
   if (st.overflow != 0) {
     capacity = capacity_for(n);
     bigger = wb::device_buffer<unsigned char>(place(nullptr, capacity).bytes);
     l = place(bigger.data(), capacity);
-    st = build_table(in, n, l, capacity, cfg.variant != 1);
+    st = build(in, n, l, capacity, cfg);
     if (st.overflow != 0) throw std::logic_error("count_hash_table: a table for N distinct keys overflowed");
   }
   const auto distinct = static_cast<std::int64_t>(st.distinct);
