@@ -27,10 +27,10 @@ def main(argv):
     values = [float(r["gb_per_s"]) for r in bars]
     lo = 10 ** math.floor(math.log10(max(min(values), 1e-3)))
     hi = 10 ** math.ceil(math.log10(max(values + ([copy] if copy else []))))
-    left, right, top, bar_h, gap = 250, 40, 60, 22, 8
-    width = 900
+    left, right, top, bar_h, gap = 180, 230, 60, 22, 8
+    width = 1000
     plot_w = width - left - right
-    height = top + len(bars) * (bar_h + gap) + 60
+    height = top + len(bars) * (bar_h + gap) + 80
 
     def x(v):
         return left + plot_w * (math.log10(max(v, lo)) - math.log10(lo)) / (math.log10(hi) - math.log10(lo))
@@ -42,8 +42,8 @@ def main(argv):
     decade = lo
     while decade <= hi * 1.0001:
         xx = x(decade)
-        out.append(f'<line x1="{xx:.1f}" y1="{top - 5}" x2="{xx:.1f}" y2="{height - 45}" stroke="#ddd"/>')
-        out.append(f'<text x="{xx:.1f}" y="{height - 30}" text-anchor="middle" fill="#555">{decade:g}</text>')
+        out.append(f'<line x1="{xx:.1f}" y1="{top - 5}" x2="{xx:.1f}" y2="{height - 65}" stroke="#ddd"/>')
+        out.append(f'<text x="{xx:.1f}" y="{height - 50}" text-anchor="middle" fill="#555">{decade:g}</text>')
         decade *= 10
     for i, r in enumerate(bars):
         y = top + i * (bar_h + gap)
@@ -54,11 +54,16 @@ def main(argv):
         out.append(f'<text x="{left - 8}" y="{y + bar_h - 6}" text-anchor="end">{escape(r["stage"])}</text>')
         out.append(f'<rect x="{left}" y="{y}" width="{max(x(v) - left, 1):.1f}" height="{bar_h}" fill="{colour}"/>')
         out.append(f'<text x="{x(v) + 4:.1f}" y="{y + bar_h - 6}">{v:.3g} GB/s, {float(r["median_ms"]):.3g} ms</text>')
-    for value, label, colour in ((copy, "copy ceiling", "#36c"), (float(base["gb_per_s"]) if base else None, base["stage"] if base else "", "#888")):
+    # The two reference lines; their labels go above (copy) and below (library) the bars, so
+    # they do not overlap when the rates are close.
+    marks = [(copy, "copy ceiling", "#36c", top - 12)]
+    if base:
+        marks.append((float(base["gb_per_s"]), base["stage"], "#888", height - 30))
+    for value, label, colour, label_y in marks:
         if value:
             xx = x(value)
-            out.append(f'<line x1="{xx:.1f}" y1="{top - 8}" x2="{xx:.1f}" y2="{height - 45}" stroke="{colour}" stroke-dasharray="5,4" stroke-width="1.5"/>')
-            out.append(f'<text x="{xx:.1f}" y="{top - 12}" text-anchor="middle" fill="{colour}">{escape(label)} {value:.0f}</text>')
+            out.append(f'<line x1="{xx:.1f}" y1="{top - 8}" x2="{xx:.1f}" y2="{height - 62}" stroke="{colour}" stroke-dasharray="5,4" stroke-width="1.5"/>')
+            out.append(f'<text x="{xx:.1f}" y="{label_y}" text-anchor="middle" fill="{colour}">{escape(label)} {value:.0f} GB/s</text>')
     out.append("</svg>")
     with open(argv[2], "w") as f:
         f.write("\n".join(out) + "\n")
