@@ -37,6 +37,8 @@ function(wb_target_defaults target)
     set_target_properties(${target} PROPERTIES CUDA_SEPARABLE_COMPILATION OFF)
   else()
     target_compile_definitions(${target} PUBLIC WB_BACKEND_CPU=1)
+    # `#pragma unroll` is nvcc's; the host compiler ignores it.
+    target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:-Wno-unknown-pragmas>)
   endif()
   target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra>)
 endfunction()

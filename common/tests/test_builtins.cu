@@ -171,6 +171,20 @@ __global__ void last_warp_sum(const int* in, int* out) {
   }
 }
 
+// --- integer intrinsics ----------------------------------------------------------------------
+
+__global__ void integer_intrinsics(unsigned x, unsigned y, unsigned long long a, unsigned long long b,
+                                   unsigned long long* out) {
+  out[0] = __byte_perm(x, y, 0x3210u);  // x itself
+  out[1] = __byte_perm(x, y, 0x7654u);  // y itself
+  out[2] = __byte_perm(x, y, 0x0123u);  // x with its bytes reversed
+  out[3] = __byte_perm(x, y, 0x5140u);  // bytes x0, y0, x1, y1 (from the low byte up)
+  out[4] = __umul64hi(a, b);
+  out[5] = __umulhi(x, y);
+  out[6] = static_cast<unsigned long long>(__popc(x)) + 100ull * static_cast<unsigned long long>(__clz(static_cast<int>(y)));
+  out[7] = __brev(x);
+}
+
 // --- atomics --------------------------------------------------------------------------------
 
 __global__ void atomics_kernel(int* i32, unsigned long long* u64, float* f32, double* f64, unsigned* u32) {
@@ -447,6 +461,22 @@ TEST_CASE("R3: the warp-synchronous tail needs __syncwarp") {
   wb::launch({dim3(1), dim3(64), 64 * sizeof(int)}, last_warp_sum<false>, d_in.data(), d_out.data());
   CHECK(d_out.to_host()[0] != expected);
 #endif
+}
+
+TEST_CASE("integer intrinsics: __byte_perm, __umul64hi, __umulhi, __popc, __clz, __brev") {
+  const unsigned x = 0x44332211u, y = 0x88776655u;
+  const unsigned long long a = 0xFEDCBA9876543210ull, b = 0x0123456789ABCDEFull;
+  wb::device_buffer<unsigned long long> out(8);
+  wb::launch({dim3(1), dim3(1)}, integer_intrinsics, x, y, a, b, out.data());
+  const auto h = out.to_host();
+  CHECK(h[0] == 0x44332211ull);
+  CHECK(h[1] == 0x88776655ull);
+  CHECK(h[2] == 0x11223344ull);
+  CHECK(h[3] == 0x66225511ull);
+  CHECK(h[4] == static_cast<unsigned long long>((static_cast<unsigned __int128>(a) * b) >> 64));
+  CHECK(h[5] == ((static_cast<unsigned long long>(x) * y) >> 32));
+  CHECK(h[6] == 10ull);  // popc(0x44332211) = 10; clz(y) = 0: its top bit is set
+  CHECK(h[7] == 0x8844CC22ull);
 }
 
 TEST_CASE("atomics on 32- and 64-bit integers and floating point") {

@@ -155,6 +155,8 @@ inline constexpr unsigned int cudaStreamDefault = 0;
 inline constexpr unsigned int cudaStreamNonBlocking = 1;
 inline constexpr unsigned int cudaHostAllocDefault = 0;
 inline constexpr unsigned int cudaEventDefault = 0;
+inline constexpr unsigned int cudaEventBlockingSync = 1;
+inline constexpr unsigned int cudaEventDisableTiming = 2;
 
 cudaError_t cudaMalloc(void** ptr, std::size_t bytes);
 template <class T>
@@ -469,6 +471,23 @@ inline int __ffsll(long long x) { return x == 0 ? 0 : std::countr_zero(static_ca
 inline unsigned int __brev(unsigned int x) {
   unsigned int r = 0;
   for (int i = 0; i < 32; ++i) r |= ((x >> i) & 1u) << (31 - i);
+  return r;
+}
+inline unsigned int __umulhi(unsigned int a, unsigned int b) {
+  return static_cast<unsigned int>((static_cast<unsigned long long>(a) * b) >> 32);
+}
+inline int __mulhi(int a, int b) { return static_cast<int>((static_cast<long long>(a) * b) >> 32); }
+inline unsigned long long __umul64hi(unsigned long long a, unsigned long long b) {
+  return static_cast<unsigned long long>((static_cast<unsigned __int128>(a) * b) >> 64);
+}
+inline long long __mul64hi(long long a, long long b) {
+  return static_cast<long long>((static_cast<__int128>(a) * b) >> 64);
+}
+// Byte i of the result is byte s[i] of the 8-byte value {y, x} (x holds bytes 0-3).
+inline unsigned int __byte_perm(unsigned int x, unsigned int y, unsigned int s) {
+  const unsigned long long bytes = (static_cast<unsigned long long>(y) << 32) | x;
+  unsigned int r = 0;
+  for (int i = 0; i < 4; ++i) r |= static_cast<unsigned int>((bytes >> (8 * ((s >> (4 * i)) & 7u))) & 0xFFu) << (8 * i);
   return r;
 }
 template <class T>
