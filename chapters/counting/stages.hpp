@@ -42,8 +42,9 @@ inline constexpr std::array<stage_entry, 9> stages = {{
      "empty the narrow counters before they overflow; one atomicAdd per bin and block at the end."},
     {"counting/7 hash table", "int64 keys: GPU hash table, then sort only the distinct keys",
      "open addressing with atomicCAS; PMPP ch. 13 (radix sort) for the distinct keys",
-     "Probe from mix(key) & mask: an empty slot is claimed with atomicCAS(empty, key); the slot holding the key "
-     "gets atomicAdd(count, 1). INT64_MAX is the empty pattern: count it on the side."},
+     "Probe from home_slot(u, capacity) (u = the flipped key) slot by slot, wrapping at the end: an empty slot is "
+     "claimed with atomicCAS(empty, u); the slot holding u gets atomicAdd(count, 1). INT64_MAX is the empty "
+     "pattern: count it on the side. Then pack the occupied slots (one atomicAdd per slot is enough to start)."},
     {"counting/8 pipeline", "data larger than one transfer: pinned memory, streams, one table (D10, D11)",
      "seeds/001 cdpDistCountLaunch; CUDA Handbook ch. 6 (streams, pinned memory); D10, D11",
      "Copy chunk c on stream c % S with cudaMemcpyAsync from pinned memory, count it on the same stream into the "
