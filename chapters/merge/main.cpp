@@ -319,8 +319,8 @@ class merge_run {
         row.bytes = 0;
         row.items = static_cast<double>(total() + 1);
         row.note = "co_rank of every output rank: one binary search per element";
-        if (total() + 1 > (std::uint64_t{1} << 28)) {
-          row.note = "skipped: more than 2^28 ranks";
+        if (total() + 1 > (std::uint64_t{1} << 29)) {
+          row.note = "skipped: more than 2^29 ranks";
           return row;
         }
         wb::device_buffer<std::int64_t> i_of_k(total() + 1);

@@ -10,8 +10,6 @@
 
 #include <cstdint>
 
-#include "wb/kernel.hpp"
-
 namespace merge::WB_TRACK {
 
 // Loads the tile's inputs, A[0, A_length) then B[0, B_length), into AB_S[0, A_length +
@@ -38,11 +36,9 @@ __device__ __forceinline__ void load_tile_striped(const T* __restrict__ A, int A
 }
 
 // Stores this thread's blocked items (outputs threadIdx.x * ITEMS + x of the tile) to
-// C[0, C_length): blocked into shared memory, then striped out of it, coalesced. A full tile
-// whose start is 16-byte aligned (every full tile of stage 6: it starts at a multiple of
-// BLOCK * ITEMS elements) leaves in 16-byte pieces: a quarter of the store instructions for
-// 4-byte keys. Begins with a barrier (other threads may still be reading `staging`) and ends
-// with one (so the caller may reuse it).
+// C[0, C_length): blocked into shared memory, then striped out of it, coalesced. Begins with
+// a barrier (other threads may still be reading `staging`) and ends with one (so the caller
+// may reuse it).
 template <int BLOCK, int ITEMS, class T>
 __device__ __forceinline__ void store_tile_blocked(const T (&item)[ITEMS], T* __restrict__ C, int C_length,
                                                    T* staging) {
@@ -53,22 +49,10 @@ __device__ __forceinline__ void store_tile_blocked(const T (&item)[ITEMS], T* __
     if (idx < C_length) staging[idx] = item[x];
   }
   __syncthreads();
-  constexpr int tile_bytes = BLOCK * ITEMS * static_cast<int>(sizeof(T));
-  if (tile_bytes % 16 == 0 && C_length == BLOCK * ITEMS && reinterpret_cast<std::uintptr_t>(C) % 16 == 0) {
-    const uint4* from = reinterpret_cast<const uint4*>(staging);  // shared memory is 16-byte aligned
-    uint4* to = reinterpret_cast<uint4*>(C);
-    constexpr int pieces = tile_bytes / 16;
 #pragma unroll
-    for (int q = 0; q < (pieces + BLOCK - 1) / BLOCK; ++q) {
-      const int piece = q * BLOCK + static_cast<int>(threadIdx.x);
-      if (piece < pieces) to[piece] = from[piece];
-    }
-  } else {
-#pragma unroll
-    for (int x = 0; x < ITEMS; ++x) {
-      const int idx = x * BLOCK + static_cast<int>(threadIdx.x);
-      if (idx < C_length) C[idx] = staging[idx];
-    }
+  for (int x = 0; x < ITEMS; ++x) {
+    const int idx = x * BLOCK + static_cast<int>(threadIdx.x);
+    if (idx < C_length) C[idx] = staging[idx];
   }
   __syncthreads();
 }
