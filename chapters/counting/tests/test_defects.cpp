@@ -2,8 +2,9 @@
 // (shared/SOURCE-DEFECTS.md D1-D11, and D12-D13 found while writing the chapter). Each check
 // runs a deliberately defective variant (tests/defective*.{cpp,cu}, a small mutation of the
 // stage) and shows it fails, then runs the stage on the same input and shows it passes.
-// D5 (cudaDeviceSynchronize in device code) is a compile-time defect: its check is the ctest
-// counting_D5_device_sync (chapters/counting/CMakeLists.txt, cuda backend).
+// D5 (cudaDeviceSynchronize in device code) is a compile-time defect: its checks are the
+// ctests counting_D5_defective_rejected and counting_D5_fixed_compiles
+// (chapters/counting/CMakeLists.txt, cuda backend).
 #include <algorithm>
 #include <chrono>
 #include <string>

@@ -88,7 +88,9 @@ __global__ void merge_kernel(const T* slot_value, const std::uint64_t* slot_coun
   // entry with a count) and no slot of an EARLIER chunk holds the same VALUE (D9: compare
   // values with values), merged[i] = the sum of slot_count[j] over the slots of this and later
   // chunks holding that value; else merged[i] = 0. Then, if tail_launch_rank (and on the cuda
-  // backend), thread 0 of block 0 launches rank_kernel<T> into cudaStreamTailLaunch.
+  // backend), thread 0 of block 0 launches rank_kernel<T> into cudaStreamTailLaunch; if
+  // cudaGetLastError() then reports a failure, it writes *out.size = -error (nothing after it
+  // would report it).
   (void)slot_value, (void)slot_count, (void)n, (void)chunk, (void)merged, (void)out, (void)launch_error;
 }
 
@@ -109,7 +111,8 @@ __global__ void parent_kernel(const T* in, std::int64_t n, std::int64_t chunk, T
   // slot_count[i] = 0; if first: slot_value[i] = in[i] and launch count_if_kernel<T> over the
   // chunk into cudaStreamFireAndForget, counting into &slot_count[i] (D5: do not wait). Record
   // a failed launch (cudaGetLastError) with atomicCAS(launch_error, 0, error). Thread 0 of
-  // block 0 launches merge_kernel<T, true> into cudaStreamTailLaunch.
+  // block 0 launches merge_kernel<T, true> into cudaStreamTailLaunch (a failure: *out.size =
+  // -error). Device-side launches use <<<...>>>: wb::launch is a host function.
   (void)in, (void)n, (void)chunk, (void)slot_value, (void)slot_count, (void)merged, (void)out, (void)launch_error, (void)merge_blocks;
 }
 #endif

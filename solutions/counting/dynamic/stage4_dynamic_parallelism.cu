@@ -120,6 +120,10 @@ __global__ void merge_kernel(const T* slot_value, const std::uint64_t* slot_coun
     if (blockIdx.x == 0 && threadIdx.x == 0) {
       // Runs after every block of this grid is done (merged[] complete).
       rank_kernel<T><<<gridDim.x, blockDim.x, 0, cudaStreamTailLaunch>>>(slot_value, merged, n, out, launch_error);
+      // Nothing runs after a failed tail launch to report it: say so here (a negative size),
+      // never leave the zeroed size of an empty table.
+      const cudaError_t e = cudaGetLastError();
+      if (e != cudaSuccess) *out.size = -static_cast<std::int64_t>(e);
     }
   }
 #endif
@@ -148,7 +152,8 @@ __global__ void parent_kernel(const T* in, std::int64_t n, std::int64_t chunk, T
       slot_value[i] = v;
       const std::int64_t blocks = wb::ceil_div(length, child_block);
       // D5: launch and go on. Nobody waits here; the tail launch below runs when this grid
-      // and all of its children have finished.
+      // and all of its children have finished. (Device-side launches use <<<...>>>: wb::launch
+      // is a host function. Each one's error is read with cudaGetLastError right after.)
       count_if_kernel<T><<<static_cast<unsigned>(blocks < child_max_blocks ? blocks : child_max_blocks), child_block,
                            0, cudaStreamFireAndForget>>>(in + r.begin, length, v, &slot_count[i]);
       const cudaError_t e = cudaGetLastError();
@@ -159,7 +164,7 @@ __global__ void parent_kernel(const T* in, std::int64_t n, std::int64_t chunk, T
     merge_kernel<T, true><<<merge_blocks, merge_block, 0, cudaStreamTailLaunch>>>(slot_value, slot_count, n, chunk,
                                                                                  merged, out, launch_error);
     const cudaError_t e = cudaGetLastError();
-    if (e != cudaSuccess) atomicCAS(launch_error, 0, static_cast<int>(e));
+    if (e != cudaSuccess) *out.size = -static_cast<std::int64_t>(e);  // no merge, no rank: report it here
   }
 }
 #endif
