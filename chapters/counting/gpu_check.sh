@@ -12,9 +12,10 @@
 #   --deps DIR   folder whose include/ holds doctest/, CLI/ and fmt/ (default: .carry if present)
 #   --phase      tune: checks, sweeps and the target benchmarks; final: checks, target
 #                benchmarks and the scaling runs; all (default): everything
-#   --sanitize   also racecheck and memcheck the GPU checks (counting_tests)
+#   --sanitize   also run the GPU checks (counting_tests) under compute-sanitizer's racecheck,
+#                memcheck, synccheck and initcheck
 # Takes about 5 minutes on an H100 with --phase all (build 1, checks 1, sweeps 1, targets 1,
-# scaling 1.5), 2 more with --sanitize.
+# scaling 1.5), more with --sanitize (four tools, each limited to SANITIZE_LIMIT seconds, default 300).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 root=$(pwd)
@@ -133,7 +134,7 @@ python3 chapters/counting/plot_gbs.py "$work/csv/int8_1e9.csv" "$out/counting.sv
   && note "plot: counting.svg" || note "plot: failed (logs/plot.log)"
 
 if [ $sanitize -eq 1 ]; then
-  for tool in racecheck memcheck; do
+  for tool in racecheck memcheck synccheck initcheck; do
     stamp "compute-sanitizer --tool $tool"
     t0=$SECONDS
     timeout ${SANITIZE_LIMIT:-300} compute-sanitizer --tool $tool --error-exitcode 99 "$dir/counting_tests" >"$work/logs/sanitize_$tool.log" 2>&1
