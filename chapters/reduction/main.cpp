@@ -10,12 +10,11 @@
 //
 // GB/s counts the bytes a sum must read: n * sizeof(T).
 #include <algorithm>
-#include <array>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
-#include <fstream>
+#include <functional>
 #include <limits>
 #include <optional>
 #include <span>
@@ -311,6 +310,7 @@ int run(const options& opt) {
         fmt::print("{:<26}", tracks.size() > 1 ? stage_label(s) + " (" + track + ")" : stage_label(s));
         double best_gbs = 0;
         int best_block = 0;
+        std::string not_run;  // why a block size has no time (the learner's stage not written yet)
         for (int b = min_block; b <= max_block; b *= 2) {
           const config c{b, cfg.blocks};
           const device_fn<T> fn = device_stage_of<T>(track, s.number);
@@ -318,6 +318,7 @@ int run(const options& opt) {
                                                 rounding_depth(n, c), opt.common.reps);
           if (!r.time) {
             fmt::print("{:>9}", "-");
+            not_run = r.note;
             continue;
           }
           const double gbs = bytes / (r.time->median_ms * 1e6);
@@ -331,7 +332,7 @@ int run(const options& opt) {
                                 gbs, r.verified ? "yes" : "no");
         }
         if (best_block > 0) fmt::print("   {} ({:.1f} GB/s)\n", best_block, best_gbs);
-        else fmt::print("   -\n");
+        else fmt::print("   - ({})\n", not_run.empty() ? "no block size verified" : not_run);
       }
     }
 #if defined(WB_HAVE_BASELINE)
