@@ -171,6 +171,41 @@ __global__ void last_warp_sum(const int* in, int* out) {
   }
 }
 
+// Lanes split in two halves that synchronise separately, then read each other's writes.
+__global__ void half_warp_exchange(int* out) {
+  __shared__ int slot[32];
+  const unsigned lane = threadIdx.x;
+  const unsigned half = lane < 16 ? 0x0000ffffu : 0xffff0000u;
+  // Which lanes are active is the scheduler's business (CUDA promises no convergence here);
+  // the calling lane always is.
+  out[32 + lane] = static_cast<int>(__activemask());
+  slot[lane] = static_cast<int>(lane) * 10;
+  __syncwarp(half);
+  out[lane] = slot[lane ^ 1u];  // the neighbour is in the same half
+}
+
+// Each block fills its own static shared array with its block index, waits, and checks that
+// no other block wrote into it (one copy per running block, also with blocks in parallel).
+__global__ void static_shared_per_block(int* mismatches) {
+  __shared__ int tile[128];
+  tile[threadIdx.x] = static_cast<int>(blockIdx.x);
+  __syncthreads();
+  for (int r = 0; r < 4; ++r) {
+    if (tile[(threadIdx.x + 17u * r) % blockDim.x] != static_cast<int>(blockIdx.x)) atomicAdd(mismatches, 1);
+    __syncthreads();
+  }
+}
+
+__global__ void more_atomics(unsigned* u32, unsigned long long* u64, float* f32) {
+  const unsigned g = blockIdx.x * blockDim.x + threadIdx.x;
+  atomicAnd(&u32[0], ~(1u << (g % 32)));      // clears every bit
+  atomicDec(&u32[1], 1000u);                  // counts down from 1000 (wraps at 0 to 1000)
+  atomicMax(&u64[0], 1000000000000ull + g);
+  atomicMin(&u64[1], 1000000000000ull + g);
+  atomicExch(f32, 2.5f);
+  __threadfence();
+}
+
 // --- integer intrinsics ----------------------------------------------------------------------
 
 __global__ void integer_intrinsics(unsigned x, unsigned y, unsigned long long a, unsigned long long b,
@@ -461,6 +496,44 @@ TEST_CASE("R3: the warp-synchronous tail needs __syncwarp") {
   wb::launch({dim3(1), dim3(64), 64 * sizeof(int)}, last_warp_sum<false>, d_in.data(), d_out.data());
   CHECK(d_out.to_host()[0] != expected);
 #endif
+}
+
+TEST_CASE("__syncwarp with partial masks, and __activemask") {
+  wb::device_buffer<int> out(64);
+  wb::launch({dim3(1), dim3(32)}, half_warp_exchange, out.data());
+  const auto h = out.to_host();
+  for (int l = 0; l < 32; ++l) {
+    CHECK(h[l] == (l ^ 1) * 10);
+    CHECK((static_cast<unsigned>(h[32 + l]) >> l & 1u) == 1u);
+  }
+}
+
+TEST_CASE("static __shared__ memory is one copy per block") {
+  wb::device_buffer<int> mismatches(std::vector<int>{0});
+#if defined(WB_BACKEND_CPU)
+  const int saved_threads = wb::cpu::current_options().host_threads;
+  wb::cpu::current_options().host_threads = 2;
+#endif
+  wb::launch({dim3(64), dim3(128)}, static_shared_per_block, mismatches.data());
+#if defined(WB_BACKEND_CPU)
+  wb::cpu::current_options().host_threads = saved_threads;
+#endif
+  CHECK(mismatches.to_host()[0] == 0);
+}
+
+TEST_CASE("atomicAnd, atomicDec, 64-bit atomicMin/Max, atomicExch on float") {
+  const int blocks = 4, threads = 64, total = blocks * threads;
+  wb::device_buffer<unsigned> u32(std::vector<unsigned>{0xffffffffu, 1000u});
+  wb::device_buffer<unsigned long long> u64(std::vector<unsigned long long>{0ull, ~0ull});
+  wb::device_buffer<float> f32(std::vector<float>{0.0f});
+  wb::launch({dim3(blocks), dim3(threads)}, more_atomics, u32.data(), u64.data(), f32.data());
+  const auto h = u32.to_host();
+  CHECK(h[0] == 0u);
+  CHECK(h[1] == static_cast<unsigned>(1000 - total));
+  const auto h64 = u64.to_host();
+  CHECK(h64[0] == 1000000000000ull + total - 1);
+  CHECK(h64[1] == 1000000000000ull);
+  CHECK(f32.to_host()[0] == 2.5f);
 }
 
 TEST_CASE("integer intrinsics: __byte_perm, __umul64hi, __umulhi, __popc, __clz, __brev") {
