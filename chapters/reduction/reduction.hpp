@@ -40,12 +40,6 @@ struct sum_type<std::int32_t> {
 template <class T>
 using sum_t = typename sum_type<T>::type;
 
-// The input types every stage is instantiated for.
-template <class T>
-inline constexpr bool is_supported_type =
-    std::is_same_v<T, std::int32_t> || std::is_same_v<T, std::int64_t> ||
-    std::is_same_v<T, float> || std::is_same_v<T, double>;
-
 // ---------------------------------------------------------------------------------------
 // Launch configuration
 // ---------------------------------------------------------------------------------------

@@ -13,6 +13,14 @@ namespace reduction {
 namespace {
 // (like wb::ceil_div, which lives in wb/launch.hpp: kernel sources only)
 std::int64_t ceil_div(std::int64_t work, std::int64_t per) { return (work + per - 1) / per; }
+
+int current_device_attribute(cudaDeviceAttr attribute) {
+  int device = 0;
+  int value = 0;
+  WB_CHECK(cudaGetDevice(&device));
+  WB_CHECK(cudaDeviceGetAttribute(&value, attribute, device));
+  return value;
+}
 }  // namespace
 
 void validate(const config& cfg) {
@@ -39,20 +47,9 @@ void validate(const config& cfg) {
 
 std::int64_t resident_blocks(int block) {
   // Asked once per process: the device does not change under a running program.
-  static const std::int64_t sms = [] {
-    int device = 0;
-    int count = 0;
-    WB_CHECK(cudaGetDevice(&device));
-    WB_CHECK(cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device));
-    return static_cast<std::int64_t>(std::max(count, 1));
-  }();
-  static const std::int64_t threads_per_sm = [] {
-    int device = 0;
-    int count = 0;
-    WB_CHECK(cudaGetDevice(&device));
-    WB_CHECK(cudaDeviceGetAttribute(&count, cudaDevAttrMaxThreadsPerMultiProcessor, device));
-    return static_cast<std::int64_t>(std::max(count, 32));
-  }();
+  static const std::int64_t sms = std::max(current_device_attribute(cudaDevAttrMultiProcessorCount), 1);
+  static const std::int64_t threads_per_sm =
+      std::max(current_device_attribute(cudaDevAttrMaxThreadsPerMultiProcessor), 32);
   constexpr std::int64_t max_blocks_per_sm = 32;  // Volta to Hopper
   const std::int64_t per_sm = std::clamp<std::int64_t>(threads_per_sm / std::max(block, 1), 1, max_blocks_per_sm);
   return sms * per_sm;
