@@ -3,6 +3,8 @@
 #include <string>
 
 #include "counting.hpp"
+#include "wb/check.hpp"
+#include "wb/runtime.hpp"
 
 namespace counting {
 
@@ -23,6 +25,14 @@ void validate(const config& cfg) {
     fail("chunk_items must be 1 to 2^31 items (got " + std::to_string(cfg.chunk_items) + ")");
   if (cfg.streams < 1 || cfg.streams > 16)
     fail("streams must be 1 to 16 (got " + std::to_string(cfg.streams) + ")");
+}
+
+int multiprocessor_count() {
+  int device = 0;
+  int sms = 0;
+  WB_CHECK(cudaGetDevice(&device));
+  WB_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  return sms;
 }
 
 double quadratic_comparisons(double n, double k) {

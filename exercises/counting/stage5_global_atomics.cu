@@ -30,8 +30,7 @@ void histogram_global_atomics(const std::int8_t* in, std::int64_t n, device_tabl
   auto* bins = static_cast<std::uint64_t*>(ws.data);
   WB_CHECK(cudaMemsetAsync(bins, 0, histogram_global_atomics_workspace_bytes()));
   if (n > 0) {
-    int sms = 0;
-    WB_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+    const int sms = multiprocessor_count();
     const std::int64_t fill = static_cast<std::int64_t>(sms) * (2048 / cfg.block) * 4;
     const std::int64_t needed = wb::ceil_div(n, cfg.block);
     const auto grid = static_cast<unsigned>(needed < fill ? needed : fill);

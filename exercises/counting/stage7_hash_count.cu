@@ -164,8 +164,7 @@ layout place(void* base, std::int64_t capacity) {
 }
 
 unsigned grid_for(std::int64_t work) {
-  int sms = 0;
-  WB_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+  const int sms = multiprocessor_count();
   const std::int64_t fill = static_cast<std::int64_t>(sms) * (2048 / block);
   const std::int64_t needed = wb::ceil_div(work > 0 ? work : 1, block);
   return static_cast<unsigned>(needed < fill ? needed : fill);
