@@ -202,6 +202,22 @@ TEST_SUITE("counting/6 privatized") {
       }
     }
   }
+  TEST_CASE("the same table under every scheduling order, drains included (a missing barrier shows)") {
+    // Two blocks, so every thread counts several rounds and the layouts drain mid-stream
+    // (variant 2 every 128 items a thread); the cpu backend's orders change which thread runs
+    // first between barriers.
+    const auto data = wb::gen::few_distinct<i8>(150'001, wb::testing::seed(77), 37);
+    for (const char* order : {"in-order", "reverse", "shuffle:7"}) {
+      schedule_order_scope scope(order);
+      for (int variant = 0; variant <= 3; ++variant) {
+        config cfg;
+        cfg.variant = variant;
+        cfg.blocks = 2;
+        CAPTURE(variant);
+        check_stage<i8>(6, data, order, cfg);
+      }
+    }
+  }
   TEST_CASE("narrow counters are drained before they overflow (one value, many items per thread)") {
     // One block: every thread counts far more than 255 items of one value (8-bit counters),
     // or more than 65535 (16-bit counters: 128 threads x 65536 items and then some).
