@@ -1,126 +1,283 @@
-// An experiment beside the chapter (not built by CMake): stage-6 variants timed in one process
-// with the solution's stage 6 and CUB, on int32, float, duplicate-heavy int32 and int64 keys.
-// The README's stage-6 choices cite its output (results/stage6_variants.txt). Variants:
-//   search: the book's co_rank (stage 1) or the lower bound (co_rank_lower_bound.cuh), in the
-//           partition pass and in each thread's search;
-//   store:  the tile leaves shared memory 4 or 8 bytes per store (striped), or 16 (full tiles).
-// Build and run on a GPU, after building the chapter into build-gpu:
-//   nvcc -std=c++20 -arch=sm_90 --expt-relaxed-constexpr -DWB_BACKEND_CUDA=1 -DWB_TRACK=solution \
-//     -Icommon/include -Ichapters/merge chapters/merge/experiments/stage6_variants.cu \
-//     build-gpu/chapters/merge/libmerge_solution.a build-gpu/chapters/merge/libmerge_common.a \
-//     build-gpu/common/libwb_common.a [-lfmt] -o stage6_variants && ./stage6_variants
-#include <cstdio>
-#include <vector>
+// An experiment beside the chapter: stage-6 variants timed in one process with the solution's
+// stage 6, CUB and a device-to-device copy of the same bytes. It compiles the solution's own
+// stage-6 source (#include of solutions/merge/at_bandwidth.cu), so every variant below runs the
+// solution's kernels, only with other template arguments:
+//   partition pass alone, GROUP = 1, 2, 4, 8, 16, 32 threads per tile boundary (partition.cuh;
+//           GROUP = 1 is one co_rank_lower_bound per thread, the previous stage 6), checked
+//           against the co-ranks computed on the host;
+//   stage 6 with each GROUP (the partition pass, then merge_tile_kernel at the default shape);
+//   stage 6 at other tile shapes (BLOCK x ITEMS), with the solution's partition pass;
+//   fused: no partition pass; each block finds its own two co-ranks (co_rank_cooperative, one
+//           warp) before loading its tile.
+// Every full variant's output is compared with a host merge. The README's stage-6 section cites
+// its output (results/stage6_variants.txt).
+//
+// Build (cuda backend only): cmake --build build-gpu --target merge_stage6_variants
+// Run: build-gpu/chapters/merge/merge_stage6_variants [log2 of m = n, default 27]
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
 #include <cub/device/device_merge.cuh>
-#include "wb/kernel.hpp"
+
 #include "wb/device_buffer.hpp"
+#include "wb/kernel.hpp"
 #include "wb/timing.hpp"
+
 #include "data.hpp"
 #include "merge.hpp"
-#include "../../../solutions/merge/block_merge.cuh"
-#include "../../../solutions/merge/co_rank.cuh"
-#include "../../../solutions/merge/co_rank_lower_bound.cuh"
-#include "../../../solutions/merge/thread_merge.cuh"
+
+#include "../../../solutions/merge/at_bandwidth.cu"  // the solution's stage 6, compiled here
 
 namespace merge::solution {
-template <class K, bool BOOK>
-__global__ void partition_variant(const K* A, std::int64_t m, const K* B, std::int64_t n, std::int64_t tile, std::int64_t count, std::int64_t* out) {
-  const std::int64_t t = wb::global_thread_index();
-  if (t >= count) return;
-  const std::int64_t k = min_of(t * tile, m + n);
-  out[t] = BOOK ? co_rank(k, A, m, B, n) : co_rank_lower_bound(k, A, m, B, n);
-}
-template <class K, int BLOCK, int ITEMS, bool BOOK, bool VEC>
-__global__ void __launch_bounds__(BLOCK) tile_variant(const K* __restrict__ A, std::int64_t m, const K* __restrict__ B,
-                                                      std::int64_t n, K* __restrict__ C, const std::int64_t* __restrict__ partitions) {
+
+// The fused variant: merge_tile_kernel (at_bandwidth.cu) with its two partitions found by the
+// block itself: the GROUP lanes of groups 0 and 1 of warp 0 co-rank the tile's first and
+// one-past-last output, the block waits for them.
+template <class K, int BLOCK, int ITEMS, int GROUP>
+__global__ void __launch_bounds__(BLOCK)
+    fused_tile_kernel(const K* __restrict__ A, std::int64_t m, const K* __restrict__ B, std::int64_t n,
+                      K* __restrict__ C) {
+  static_assert(GROUP <= 16, "two groups in warp 0");
   constexpr int tile_items = BLOCK * ITEMS;
   K* AB_S = wb::dynamic_shared<K>();
+  __shared__ std::int64_t bounds[2];
   const std::int64_t C_curr = static_cast<std::int64_t>(blockIdx.x) * tile_items;
   const std::int64_t C_next = min_of(C_curr + tile_items, m + n);
-  const std::int64_t A_curr = partitions[blockIdx.x];
-  const std::int64_t A_next = partitions[blockIdx.x + 1];
-  const int A_length = static_cast<int>(A_next - A_curr);
+  if (threadIdx.x < 32) {
+    const int which = static_cast<int>(threadIdx.x) / GROUP;  // 0: C_curr, 1: C_next, 2+: idle
+    const std::int64_t i = co_rank_cooperative<GROUP>(which == 0 ? C_curr : C_next, A, m, B, n, which < 2);
+    if (which < 2 && static_cast<int>(threadIdx.x) % GROUP == 0) bounds[which] = i;
+  }
+  __syncthreads();
+  const std::int64_t A_curr = bounds[0];
+  const std::int64_t B_curr = C_curr - A_curr;
+  const int A_length = static_cast<int>(bounds[1] - A_curr);
   const int C_length = static_cast<int>(C_next - C_curr);
   const int B_length = C_length - A_length;
-  load_tile_striped<BLOCK, ITEMS>(A + A_curr, A_length, B + (C_curr - A_curr), B_length, AB_S);
+  load_tile_striped<BLOCK, ITEMS>(A + A_curr, A_length, B + B_curr, B_length, AB_S);
   __syncthreads();
   const int c_curr = min_of(static_cast<int>(threadIdx.x) * ITEMS, C_length);
-  const int a_curr = BOOK ? static_cast<int>(co_rank<K>(c_curr, AB_S, A_length, AB_S + A_length, B_length))
-                          : co_rank_lower_bound<K, int>(c_curr, AB_S, A_length, AB_S + A_length, B_length);
+  const int a_curr = co_rank_lower_bound<K, int>(c_curr, AB_S, A_length, AB_S + A_length, B_length);
   K keys[ITEMS];
   int from[ITEMS];
   thread_merge<ITEMS>(AB_S, A_length, AB_S + A_length, B_length, a_curr, c_curr - a_curr, keys, from);
-  __syncthreads();
-#pragma unroll
-  for (int x = 0; x < ITEMS; ++x) { const int idx = threadIdx.x * ITEMS + x; if (idx < C_length) AB_S[idx] = keys[x]; }
-  __syncthreads();
-  constexpr int tile_bytes = tile_items * static_cast<int>(sizeof(K));
-  if (VEC && tile_bytes % 16 == 0 && C_length == tile_items) {  // a full tile in 16-byte pieces
-    const uint4* from_S = reinterpret_cast<const uint4*>(AB_S);
-    uint4* to = reinterpret_cast<uint4*>(C + C_curr);
-#pragma unroll
-    for (int q = 0; q < (tile_bytes / 16 + BLOCK - 1) / BLOCK; ++q) {
-      const int piece = q * BLOCK + static_cast<int>(threadIdx.x);
-      if (piece < tile_bytes / 16) to[piece] = from_S[piece];
-    }
-  } else {
-#pragma unroll
-    for (int x = 0; x < ITEMS; ++x) { const int idx = x * BLOCK + threadIdx.x; if (idx < C_length) C[C_curr + idx] = AB_S[idx]; }
-  }
+  store_tile_blocked<BLOCK, ITEMS>(keys, C + C_curr, C_length, AB_S);
 }
+
 }  // namespace merge::solution
 
+namespace {
+
+using merge::value_t;
+namespace sol = merge::solution;
+
+struct dataset {
+  const char* name;
+  merge::distribution dist;
+  bool values;
+};
+
 template <class K>
-void run_all(merge::distribution dist, const char* type) {
-  const std::int64_t m = std::int64_t{1} << 27, n = m;
-  auto A = merge::sorted_keys<K>(m, dist, 42, 0);
-  auto B = merge::sorted_keys<K>(n, dist, 42, 1);
-  std::vector<K> ref(m + n);
-  std::merge(A.begin(), A.end(), B.begin(), B.end(), ref.begin());
-  wb::device_buffer<K> dA(A), dB(B), dC(m + n);
-  wb::device_buffer<std::int64_t> parts((m + n) / 64 + 2);
-  wb::device_buffer<unsigned char> temp(1 << 24);
-  const double gb = 2.0 * (m + n) * sizeof(K) / 1e9;
-  std::printf("== %s %s\n", type, merge::to_string(dist).c_str());
-  auto report = [&](const char* name, auto run) {
+struct runner {
+  std::int64_t m, n;
+  bool values;
+  std::vector<K> ref;
+  std::vector<value_t> ref_val;
+  wb::device_buffer<K> dA, dB, dC;
+  wb::device_buffer<value_t> dA_val, dB_val, dC_val;
+  wb::device_buffer<std::int64_t> parts;
+  double gb;
+
+  void report(const std::string& name, const std::function<void()>& run, const std::function<bool()>& check) {
     dC.fill_bytes(0xA5);
+    if (values) dC_val.fill_bytes(0xA5);
     run();
+    WB_CHECK(cudaGetLastError());
     WB_CHECK(cudaDeviceSynchronize());
-    const bool ok = dC.to_host() == ref;
-    wb::timing_options o; o.reps = 30;
+    const bool ok = check();
+    wb::timing_options o;
+    o.reps = 30;
     const auto t = wb::time_gpu(run, o);
-    std::printf("  %-44s %8.4f ms (min %.4f) %7.1f GB/s  %s\n", name, t.median_ms, t.min_ms, gb / (t.median_ms * 1e-3), ok ? "ok" : "(output not a merge)");
-  };
-  merge::problem<K> p{dA.data(), m, dB.data(), n, dC.data()};
-  size_t cub_bytes = 0;
-  cub::DeviceMerge::MergeKeys(nullptr, cub_bytes, dA.data(), m, dB.data(), n, dC.data());
-  wb::device_buffer<unsigned char> cub_temp(cub_bytes);
-  report("cub MergeKeys", [&] { cub::DeviceMerge::MergeKeys(cub_temp.data(), cub_bytes, dA.data(), m, dB.data(), n, dC.data()); });
-  report("stage 6 default (solution)", [&] { merge::solution::merge_at_bandwidth(p, temp.data(), temp.size()); });
-  constexpr int BLOCK = 512, ITEMS = sizeof(K) == 4 ? 15 : 7, TILE = BLOCK * ITEMS;
-  const unsigned grid = static_cast<unsigned>((m + n + TILE - 1) / TILE);
-#define V(BOOK, VEC)                                                                                              \
-  report(BOOK ? "variant: book co_rank, 16-byte stores=" #VEC : "variant: lower bound, 16-byte stores=" #VEC, [&] {                                              \
-    wb::launch({(grid + 1 + 255) / 256, 256}, merge::solution::partition_variant<K, BOOK>, dA.data(), m, dB.data(), n, \
-               std::int64_t{TILE}, std::int64_t{grid} + 1, parts.data());                                        \
-    wb::launch({grid, BLOCK, TILE * sizeof(K)}, merge::solution::tile_variant<K, BLOCK, ITEMS, BOOK, VEC>, dA.data(), m, \
-               dB.data(), n, dC.data(), parts.data());                                                          \
-  });
-  V(true, false)
-  V(true, true)
-  V(false, false)
-  V(false, true)
-  report("partition pass only, lower bound", [&] {
-    wb::launch({(grid + 1 + 255) / 256, 256}, merge::solution::partition_variant<K, false>, dA.data(), m, dB.data(), n, std::int64_t{TILE}, std::int64_t{grid} + 1, parts.data()); });
-  report("partition pass only, book co_rank", [&] {
-    wb::launch({(grid + 1 + 255) / 256, 256}, merge::solution::partition_variant<K, true>, dA.data(), m, dB.data(), n, std::int64_t{TILE}, std::int64_t{grid} + 1, parts.data()); });
+    std::printf("  %-46s %8.4f ms (min %.4f) %7.1f GB/s  %s\n", name.c_str(), t.median_ms, t.min_ms,
+                gb / (t.median_ms * 1e-3), ok ? "ok" : "WRONG");
+    std::fflush(stdout);
+  }
+  bool merged_ok() { return dC.to_host() == ref && (!values || dC_val.to_host() == ref_val); }
+};
+
+template <class K, int BLOCK, int ITEMS, bool V>
+void launch_tiles(runner<K>& r) {
+  constexpr std::int64_t tile = std::int64_t{BLOCK} * ITEMS;
+  const auto grid = static_cast<unsigned>(merge::ceil_div(r.m + r.n, tile));
+  wb::launch({grid, BLOCK, static_cast<std::size_t>(tile * (V ? std::max(sizeof(K), sizeof(value_t)) : sizeof(K)))},
+             sol::merge_tile_kernel<K, BLOCK, ITEMS, V>, r.dA.data(), r.m, r.dB.data(), r.n, r.dC.data(),
+             r.dA_val.data(), r.dB_val.data(), r.dC_val.data(), r.parts.data());
 }
 
-int main() {
-  run_all<std::int32_t>(merge::distribution::uniform, "int32");
-  run_all<float>(merge::distribution::uniform, "float");
-  run_all<std::int32_t>(merge::distribution::duplicates, "int32");
-  run_all<std::int64_t>(merge::distribution::uniform, "int64");
+template <class K, int GROUP>
+void launch_partitions(runner<K>& r, std::int64_t tile) {
+  const std::int64_t count = merge::ceil_div(r.m + r.n, tile) + 1;
+  wb::launch({static_cast<unsigned>(merge::ceil_div(count * GROUP, 256)), 256},
+             sol::merge_path_partition_kernel<K, GROUP>, r.dA.data(), r.m, r.dB.data(), r.n, tile, count,
+             r.parts.data());
+}
+
+template <class K, int BLOCK, int ITEMS, bool V>
+void shape_variant(runner<K>& r) {
+  constexpr std::int64_t tile = std::int64_t{BLOCK} * ITEMS;
+  r.report("shape " + std::to_string(BLOCK) + " x " + std::to_string(ITEMS) + ", group " +
+               std::to_string(sol::partition_group),
+           [&] {
+             launch_partitions<K, sol::partition_group>(r, tile);
+             launch_tiles<K, BLOCK, ITEMS, V>(r);
+           },
+           [&] { return r.merged_ok(); });
+}
+
+template <class K, bool V, int BLOCK, int ITEMS, int GROUP>
+void group_variants(runner<K>& r, const std::vector<std::int64_t>& expected_parts) {
+  constexpr std::int64_t tile = std::int64_t{BLOCK} * ITEMS;
+  const auto parts_ok = [&] { return r.parts.to_host() == expected_parts; };
+  r.report("partition pass alone, group " + std::to_string(GROUP), [&] { launch_partitions<K, GROUP>(r, tile); },
+           parts_ok);
+  r.report("stage 6, partition group " + std::to_string(GROUP), [&] {
+    launch_partitions<K, GROUP>(r, tile);
+    launch_tiles<K, BLOCK, ITEMS, V>(r);
+  }, [&] { return r.merged_ok(); });
+}
+
+template <class K, bool V, int BLOCK, int ITEMS>
+void run_dataset(const dataset& d, int log2_size) {
+  runner<K> r;
+  r.m = r.n = std::int64_t{1} << log2_size;
+  r.values = V;
+  const auto A = merge::sorted_keys<K>(r.m, d.dist, 42, 0);
+  const auto B = merge::sorted_keys<K>(r.n, d.dist, 42, 1);
+  const auto A_val = merge::tag_values(r.m, 0);
+  const auto B_val = merge::tag_values(r.n, r.m);
+  // The reference, stable: on equal keys A's element first.
+  r.ref.resize(static_cast<std::size_t>(r.m + r.n));
+  if (V) r.ref_val.resize(r.ref.size());
+  {
+    std::size_t i = 0, j = 0, k = 0;
+    while (i < A.size() || j < B.size()) {
+      const bool take_a = j == B.size() || (i < A.size() && A[i] <= B[j]);
+      if (V) r.ref_val[k] = take_a ? A_val[i] : B_val[j];
+      r.ref[k++] = take_a ? A[i++] : B[j++];
+    }
+  }
+  constexpr std::int64_t tile = std::int64_t{BLOCK} * ITEMS;
+  std::vector<std::int64_t> expected_parts;
+  for (std::int64_t k = 0;; k += tile) {
+    expected_parts.push_back(sol::co_rank_lower_bound(std::min(k, r.m + r.n), A.data(), r.m, B.data(), r.n));
+    if (k >= r.m + r.n) break;
+  }
+  r.dA = wb::device_buffer<K>(A);
+  r.dB = wb::device_buffer<K>(B);
+  r.dC = wb::device_buffer<K>(r.ref.size());
+  if (V) {
+    r.dA_val = wb::device_buffer<value_t>(A_val);
+    r.dB_val = wb::device_buffer<value_t>(B_val);
+    r.dC_val = wb::device_buffer<value_t>(r.ref.size());
+  }
+  r.parts = wb::device_buffer<std::int64_t>(static_cast<std::size_t>((r.m + r.n) / 64 + 2));
+  const double bytes = 2.0 * static_cast<double>(r.m + r.n) * (sizeof(K) + (V ? sizeof(value_t) : 0));
+  r.gb = bytes / 1e9;
+  std::printf("== %s (%s keys%s), m = n = 2^%d, default shape %d x %d\n", d.name, sizeof(K) == 4 ? "int32" : "int64",
+              V ? " + int32 values" : "", log2_size, BLOCK, ITEMS);
+  const auto merged_ok = [&] { return r.merged_ok(); };
+
+  // The ceiling: copying the same bytes (what every element read once and written once costs).
+  r.report("copy of the same bytes (cudaMemcpyAsync)", [&] {
+    WB_CHECK(cudaMemcpyAsync(r.dC.data(), r.dA.data(), static_cast<std::size_t>(r.m) * sizeof(K),
+                             cudaMemcpyDeviceToDevice));
+    WB_CHECK(cudaMemcpyAsync(r.dC.data() + r.m, r.dB.data(), static_cast<std::size_t>(r.n) * sizeof(K),
+                             cudaMemcpyDeviceToDevice));
+    if (V) {
+      WB_CHECK(cudaMemcpyAsync(r.dC_val.data(), r.dA_val.data(), static_cast<std::size_t>(r.m) * sizeof(value_t),
+                               cudaMemcpyDeviceToDevice));
+      WB_CHECK(cudaMemcpyAsync(r.dC_val.data() + r.m, r.dB_val.data(), static_cast<std::size_t>(r.n) * sizeof(value_t),
+                               cudaMemcpyDeviceToDevice));
+    }
+  }, [] { return true; });
+
+  std::size_t cub_bytes = 0;
+  if (V) {
+    WB_CHECK(cub::DeviceMerge::MergePairs(nullptr, cub_bytes, r.dA.data(), r.dA_val.data(), r.m, r.dB.data(),
+                                          r.dB_val.data(), r.n, r.dC.data(), r.dC_val.data()));
+  } else {
+    WB_CHECK(cub::DeviceMerge::MergeKeys(nullptr, cub_bytes, r.dA.data(), r.m, r.dB.data(), r.n, r.dC.data()));
+  }
+  wb::device_buffer<unsigned char> cub_temp(std::max<std::size_t>(cub_bytes, 1));
+  const auto cub_run = [&] {
+    if (V) {
+      WB_CHECK(cub::DeviceMerge::MergePairs(cub_temp.data(), cub_bytes, r.dA.data(), r.dA_val.data(), r.m,
+                                            r.dB.data(), r.dB_val.data(), r.n, r.dC.data(), r.dC_val.data()));
+    } else {
+      WB_CHECK(cub::DeviceMerge::MergeKeys(cub_temp.data(), cub_bytes, r.dA.data(), r.m, r.dB.data(), r.n,
+                                           r.dC.data()));
+    }
+  };
+  r.report(V ? "cub::DeviceMerge::MergePairs" : "cub::DeviceMerge::MergeKeys", cub_run, merged_ok);
+
+  merge::problem<K> p{r.dA.data(), r.m, r.dB.data(), r.n, r.dC.data()};
+  if (V) {
+    p.A_val = r.dA_val.data();
+    p.B_val = r.dB_val.data();
+    p.C_val = r.dC_val.data();
+  }
+  wb::device_buffer<unsigned char> temp(sol::merge_at_bandwidth_temp_bytes<K>(r.m, r.n, {}, V));
+  r.report("stage 6 as committed (solution, group " + std::to_string(sol::partition_group) + ")",
+           [&] { sol::merge_at_bandwidth(p, temp.data(), temp.size()); }, merged_ok);
+  r.report(V ? "cub::DeviceMerge::MergePairs (again)" : "cub::DeviceMerge::MergeKeys (again)", cub_run, merged_ok);
+
+  group_variants<K, V, BLOCK, ITEMS, 1>(r, expected_parts);
+  group_variants<K, V, BLOCK, ITEMS, 2>(r, expected_parts);
+  group_variants<K, V, BLOCK, ITEMS, 4>(r, expected_parts);
+  group_variants<K, V, BLOCK, ITEMS, 8>(r, expected_parts);
+  group_variants<K, V, BLOCK, ITEMS, 16>(r, expected_parts);
+  group_variants<K, V, BLOCK, ITEMS, 32>(r, expected_parts);
+
+  if constexpr (!V) {
+    const auto fused_grid = static_cast<unsigned>(merge::ceil_div(r.m + r.n, tile));
+    r.report("fused: each block co-ranks its own tile, group 8", [&] {
+      wb::launch({fused_grid, BLOCK, static_cast<std::size_t>(tile * sizeof(K))},
+                 sol::fused_tile_kernel<K, BLOCK, ITEMS, 8>, r.dA.data(), r.m, r.dB.data(), r.n, r.dC.data());
+    }, merged_ok);
+    r.report("fused: each block co-ranks its own tile, group 16", [&] {
+      wb::launch({fused_grid, BLOCK, static_cast<std::size_t>(tile * sizeof(K))},
+                 sol::fused_tile_kernel<K, BLOCK, ITEMS, 16>, r.dA.data(), r.m, r.dB.data(), r.n, r.dC.data());
+    }, merged_ok);
+  }
+
+  if constexpr (sizeof(K) == 4 && !V) {
+    shape_variant<K, 512, 11, V>(r);
+    shape_variant<K, 512, 15, V>(r);
+    shape_variant<K, 512, 19, V>(r);
+    shape_variant<K, 512, 23, V>(r);
+    shape_variant<K, 256, 23, V>(r);
+  } else {
+    shape_variant<K, 512, 7, V>(r);
+    shape_variant<K, 512, 9, V>(r);
+    shape_variant<K, 512, 11, V>(r);
+  }
+  r.report(V ? "cub::DeviceMerge::MergePairs (last)" : "cub::DeviceMerge::MergeKeys (last)", cub_run, merged_ok);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const int log2_size = argc > 1 ? std::atoi(argv[1]) : 27;
+  if (log2_size < 1 || log2_size > 30) {
+    std::fprintf(stderr, "error: log2 of m = n must be in 1..30\n");
+    return 2;
+  }
+  run_dataset<std::int32_t, false, 512, 15>({"uniform", merge::distribution::uniform, false}, log2_size);
+  run_dataset<std::int32_t, false, 512, 15>({"duplicates", merge::distribution::duplicates, false}, log2_size);
+  run_dataset<std::int64_t, false, 512, 7>({"uniform", merge::distribution::uniform, false}, log2_size);
+  run_dataset<std::int32_t, true, 512, 7>({"uniform, key-value", merge::distribution::uniform, true}, log2_size);
   return 0;
 }

@@ -24,6 +24,15 @@ std::uint64_t multiset_hash(const std::vector<K>& keys) {
   return sum;
 }
 
+// co_ranks[k]: how many of the stable merge's first k outputs come from A, read off std::merge
+// (the values tag where each output came from: A's are below 10^9).
+std::vector<std::int64_t> reference_co_ranks(const std::vector<std::int32_t>& A, const std::vector<std::int32_t>& B) {
+  const auto expected = reference(A, B, true);
+  std::vector<std::int64_t> co_ranks(1, 0);
+  for (const value_t v : expected.C_val) co_ranks.push_back(co_ranks.back() + (v < 1'000'000'000 ? 1 : 0));
+  return co_ranks;
+}
+
 }  // namespace
 
 TEST_SUITE("merge/6 at-bandwidth") {
@@ -56,6 +65,38 @@ TEST_SUITE("merge/6 at-bandwidth") {
         INFO(to_string(d) << ", k=" << k);
         REQUIRE(track::co_rank_lower_bound_host<float>(k, A.data(), 5000, B.data(), 3000) == from_A);
         if (k < 8000 && expected.C_val[static_cast<std::size_t>(k)] < 1'000'000'000) ++from_A;
+      }
+    }
+  }
+
+  TEST_CASE("the partition pass: the co-rank of every tile boundary, tiles of 1 to 9 outputs") {
+    // tile_items = 1 makes the pass co-rank every k, so each group of threads searching
+    // together meets every split: empty inputs, ties across A and B, all-equal keys.
+    wb::gen::rng rng(wb::testing::seed(64));
+    for (int round = 0; round < 300; ++round) {
+      const auto m = static_cast<std::int64_t>(rng.below(round < 20 ? 3 : 200));
+      const auto n = static_cast<std::int64_t>(rng.below(round % 7 == 0 ? 3 : 200));
+      std::vector<std::int32_t> A(static_cast<std::size_t>(m)), B(static_cast<std::size_t>(n));
+      const auto distinct = 1 + rng.below(round % 3 == 0 ? 2 : 1000);
+      for (auto& a : A) a = static_cast<std::int32_t>(rng.below(distinct));
+      for (auto& b : B) b = static_cast<std::int32_t>(rng.below(distinct));
+      std::sort(A.begin(), A.end());
+      std::sort(B.begin(), B.end());
+      const std::int64_t tile = 1 + round % 9;
+      const std::int64_t count = (m + n + tile - 1) / tile + 1;  // tiles + 1 boundaries
+      wb::device_buffer<std::int32_t> d_A(A.empty() ? std::vector<std::int32_t>{0} : A);
+      wb::device_buffer<std::int32_t> d_B(B.empty() ? std::vector<std::int32_t>{0} : B);
+      wb::device_buffer<std::int64_t> d_parts(static_cast<std::size_t>(count));
+      d_parts.fill_bytes(0xA5);
+      track::merge_path_partitions<std::int32_t>(d_A.data(), m, d_B.data(), n, tile, d_parts.data());
+      WB_CHECK(cudaDeviceSynchronize());
+      const auto parts = d_parts.to_host();
+      const auto expected = reference_co_ranks(A, B);
+      for (std::int64_t t = 0; t < count; ++t) {
+        const std::int64_t k = std::min(t * tile, m + n);
+        INFO("round " << round << ", m=" << m << ", n=" << n << ", tile=" << tile << ", boundary " << t);
+        // an independent reference: how many of std::merge's first k outputs came from A
+        REQUIRE(parts[static_cast<std::size_t>(t)] == expected[static_cast<std::size_t>(k)]);
       }
     }
   }
