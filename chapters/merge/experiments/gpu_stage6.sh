@@ -33,7 +33,7 @@ for run in "default" "int64 --type int64" "duplicates --dist duplicates" "key-va
   echo "rc=$?" >>"$OUT/bench.log"
 done
 stamp tests
-timeout 150 "$dir/merge_tests" --test-case-exclude='*[large]*' >"$OUT/tests.log" 2>&1
+timeout 100 "$dir/merge_tests" --test-case-exclude='*[large]*' >"$OUT/tests.log" 2>&1
 echo "tests rc=$?" >>"$OUT/tests.log"
 stamp summary
 grep -E "^== |cub|committed|group|fused|shape|copy" "$OUT/stage6_variants.txt" | cut -c1-100
