@@ -169,6 +169,20 @@ std::size_t sort_pairs_scratch_bytes(std::int64_t count) {
   return static_cast<std::size_t>(entries + scan_blocks_for(entries)) * sizeof(unsigned);
 }
 
+std::size_t exclusive_scan_scratch_bytes(std::int64_t entries) {
+  return static_cast<std::size_t>(scan_blocks_for(entries > 0 ? entries : 1)) * sizeof(unsigned);
+}
+
+void exclusive_scan(unsigned* data, std::int64_t entries, void* scratch, cudaStream_t stream) {
+  if (entries <= 0) return;
+  const std::int64_t scan_blocks = scan_blocks_for(entries);
+  auto* sums = static_cast<unsigned*>(scratch);
+  wb::launch({static_cast<unsigned>(scan_blocks), scan_threads, 0, stream}, scan_reduce_kernel,
+             static_cast<const unsigned*>(data), entries, sums);
+  wb::launch({static_cast<unsigned>(scan_blocks), scan_threads, 0, stream}, scan_down_kernel, data, entries,
+             static_cast<const unsigned*>(sums));
+}
+
 int sort_pairs(std::uint64_t* keys[2], std::uint64_t* values[2], std::int64_t count, std::uint64_t varying_bits,
                void* scratch, cudaStream_t stream) {
   if (count > 0xFFFFFFFFll) throw std::invalid_argument("sort_pairs: more than 2^32 - 1 pairs");

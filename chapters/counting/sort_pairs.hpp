@@ -25,4 +25,9 @@ std::size_t sort_pairs_scratch_bytes(std::int64_t count);
 int sort_pairs(std::uint64_t* keys[2], std::uint64_t* values[2], std::int64_t count, std::uint64_t varying_bits,
                void* scratch, cudaStream_t stream = 0);
 
+// An exclusive scan of `entries` 32-bit counts in place (stage 7's two-level count uses it to
+// turn bucket counts per block into places); the totals must fit in 32 bits.
+std::size_t exclusive_scan_scratch_bytes(std::int64_t entries);
+void exclusive_scan(unsigned* data, std::int64_t entries, void* scratch, cudaStream_t stream = 0);
+
 }  // namespace counting::detail

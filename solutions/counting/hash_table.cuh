@@ -80,4 +80,43 @@ __device__ __forceinline__ bool insert(table_view<Count> t, unsigned long long u
   return false;
 }
 
+// ---- The two-level count (stage 7's default) -------------------------------------------------
+// The keys are first split into 2^bucket_bits buckets by the TOP bits of mix(u), so every
+// bucket gets about the same number of distinct keys, whatever the keys look like; each
+// bucket is then counted by one block in a small table in shared memory, whose home slot
+// comes from the LOW bits of mix(u) (independent of the bucket).
+__host__ __device__ __forceinline__ unsigned bucket_of(unsigned long long u, int bucket_bits) {
+  return bucket_bits == 0 ? 0u : static_cast<unsigned>(mix(u) >> (64 - bucket_bits));
+}
+
+// Adds `count` occurrences of u (u != empty_key) to a shared-memory table of `slots` slots (a
+// power of two). `used` counts the claimed slots; when a claim would make it exceed
+// `max_keys`, or a probe finds every slot taken, *overflow is set and the key is dropped (the
+// caller then counts everything again with a global table).
+template <int slots>
+__device__ __forceinline__ void shared_insert(unsigned long long* keys, unsigned* counts, unsigned* used,
+                                              int* overflow, unsigned max_keys, unsigned long long u,
+                                              unsigned count) {
+  unsigned h = static_cast<unsigned>(mix(u)) & (slots - 1u);
+  for (int probe = 0; probe < slots; ++probe) {
+    unsigned long long here = keys[h];
+    if (here == empty_key) {
+      here = atomicCAS(&keys[h], empty_key, u);
+      if (here == empty_key) {
+        if (atomicAdd(used, 1u) >= max_keys) {
+          atomicExch(overflow, 1);
+          return;
+        }
+        here = u;
+      }
+    }
+    if (here == u) {
+      atomicAdd(&counts[h], count);
+      return;
+    }
+    h = (h + 1u) & (slots - 1u);
+  }
+  atomicExch(overflow, 1);
+}
+
 }  // namespace counting::WB_TRACK::hash_table

@@ -276,6 +276,16 @@ TEST_SUITE("counting/7 hash table") {
       check_stage<i64>(7, data, "hint " + std::to_string(hint), cfg);
     }
   }
+  TEST_CASE("every variant: two-level (0), one-level (1-3), against std::map") {
+    for (int variant = 0; variant <= 3; ++variant) {
+      config cfg;
+      cfg.variant = variant;
+      CAPTURE(variant);
+      check_all<i64>(7, int64_inputs(20000, 85 + static_cast<std::uint64_t>(variant)), cfg);
+      cfg.expected_distinct = 5;  // too small a hint: the two-level buckets overflow, the count starts again
+      check_stage<i64>(7, wb::gen::few_distinct<i64>(30'000, wb::testing::seed(89), 9000), "hint 5", cfg);
+    }
+  }
   TEST_CASE("INT64_MAX (the empty-slot pattern) counted on the side, among many keys") {
     auto data = wb::gen::uniform<i64>(20'000, wb::testing::seed(82));
     for (std::size_t i = 0; i < data.size(); i += 3) data[i] = std::numeric_limits<i64>::max();
