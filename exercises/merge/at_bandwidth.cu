@@ -3,8 +3,8 @@
 // What stages 2-5 still pay for, and what this stage does instead:
 //   - co-rank searches in global memory on the merge's critical path (every block of stages
 //     3-5 waits for its thread 0)  ->  a separate partition pass co-ranks every tile boundary
-//     once, all in parallel (partition.cuh), a few threads per boundary searching together
-//     in a fixed number of steps (co_rank_lower_bound.cuh, partition.cuh);
+//     once, all in parallel (partition.cuh), with a search whose steps do not depend on the
+//     data (co_rank_lower_bound.cuh);
 //   - one block walking over many tiles, with barriers between loads and merges  ->  one
 //     block per tile, its inputs known from the partitions, loaded in one coalesced sweep
 //     with ITEMS loads in flight per thread (block_merge.cuh);
@@ -54,10 +54,9 @@ void merge_path_partitions(const K* A, std::int64_t m, const K* B, std::int64_t 
                            std::int64_t* partitions) {
   if (tile_items < 1) throw std::invalid_argument("merge_path_partitions: tile_items must be positive");
   const std::int64_t num_partitions = ceil_div(m + n, tile_items) + 1;
-  const int block = 256;  // a multiple of 32: the groups' votes need whole warps
-  const std::int64_t threads = num_partitions * partition_group;
-  wb::launch({static_cast<unsigned>(ceil_div(threads, block)), block}, merge_path_partition_kernel<K, partition_group>,
-             A, m, B, n, tile_items, num_partitions, partitions);
+  const int block = 256;
+  wb::launch({static_cast<unsigned>(ceil_div(num_partitions, block)), block}, merge_path_partition_kernel<K>, A, m, B,
+             n, tile_items, num_partitions, partitions);
 }
 
 template <class K>

@@ -103,8 +103,9 @@ TEST_SUITE("merge/6 at-bandwidth") {
 
   TEST_CASE("matches std::merge: every distribution, sizes around tile boundaries (default shape)") {
     const std::uint64_t seed = wb::testing::seed(61);
-    // default shapes: 512 x 15 (int32 keys), 512 x 7 (8 bytes per item), 512 x 5 (12 bytes)
-    check_battery<std::int32_t>(6, {}, boundary_sizes({7680, 2 * 7680}, seed), seed + 1);
+    // default shapes: 512 x 15 (int32 keys), 512 x 11 (int32 key-value), 512 x 7 (int64 keys),
+    // 512 x 5 (int64 key-value)
+    check_battery<std::int32_t>(6, {}, boundary_sizes({7680, 5632, 2 * 7680}, seed), seed + 1);
     check_battery<std::int64_t>(6, {}, boundary_sizes({3584, 2 * 3584}, seed + 2), seed + 3);
     check_battery<float>(6, {}, boundary_sizes({7680, 3584}, seed + 4), seed + 5);
   }
