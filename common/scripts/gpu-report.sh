@@ -69,7 +69,8 @@ fi
 if has_phase test && [[ " ${failed[*]} " != *" build "* ]]; then
   stamp "tests on the GPU"
   echo "## Tests (ctest, every label but exercises and selfcheck)" >>"$report"
-  if ctest --test-dir "$build" -LE 'exercises|selfcheck' --output-on-failure >"$out/logs/ctest.log" 2>&1; then
+  # -V keeps every binary's output in the log (each ends with its "N passed, N failed" line).
+  if ctest --test-dir "$build" -LE 'exercises|selfcheck' -V >"$out/logs/ctest.log" 2>&1; then
     status=pass
   else
     status=FAIL
@@ -79,11 +80,8 @@ if has_phase test && [[ " ${failed[*]} " != *" build "* ]]; then
     echo
     echo "ctest: **$status** — $(grep -E 'tests passed|tests failed' "$out/logs/ctest.log" | tail -1)"
     echo
-    for bin in $(test_binaries); do
-      name=$(basename "$bin")
-      "$bin" >"$out/logs/$name.log" 2>&1
-      echo "- \`$name\`: $(grep -E '^[0-9]+ passed, [0-9]+ failed' "$out/logs/$name.log" | tail -1)"
-    done
+    grep -E '^[0-9]+: Test command: .*_tests$|^[0-9]+: [0-9]+ passed, [0-9]+ failed' "$out/logs/ctest.log" |
+      sed -E 's|^[0-9]+: Test command: .*/([^/ ]+)$|- `\1`:|; s|^[0-9]+: ([0-9]+ passed.*)$|  \1|'
     echo
   } >>"$report"
 fi
