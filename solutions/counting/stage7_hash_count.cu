@@ -4,16 +4,16 @@
 // the data) and run-length encode the runs (the baseline). But only the DISTINCT keys need to
 // be in order. So:
 //   1. insert: every item finds or claims its key's slot in a hash table with room for the
-//      expected number of distinct keys at 3/4 load (hash_table.cuh) and adds one to the
-//      slot's count: one pass over the items, one atomic each, on a table small enough to
-//      stay in the L2 cache;
+//      expected number of distinct keys, at most half full (hash_table.cuh), and adds one to
+//      the slot's count: one pass over the items, one atomic each (2^20 keys: 16 MB of keys
+//      and 8 MB of counts, which the H100's 50 MB L2 should hold; measured, see the README);
 //   2. compact: the occupied slots are packed into (key, count) arrays;
 //   3. sort only those pairs by key (sort_pairs.hpp), skipping the key bytes where all keys
 //      agree, and write the table.
-// That is the one-level count (cfg.variant 1, 2, 3). Its insert is a random atomic in a table
-// of many MB, and on the H100 that table did not stay in the L2 cache (see the README). The
-// default (cfg.variant 0) is TWO-LEVEL, the same idea twice, so that every atomic is in
-// shared memory:
+// That is the one-level count: cfg.variant 0 (the default: warp-aggregated, table at most half
+// full), 1 (one atomic per item, 3/4 full), 2 (warp-aggregated, 3/4 full). Its insert is a
+// random atomic in a table of many MB. cfg.variant 3 is TWO-LEVEL, the same idea twice, so
+// that every atomic is in shared memory:
 //   1a. bucket_count: split the keys into P = 2^bucket_bits buckets by hash (P sized so a
 //       bucket holds ~2048 distinct keys); each block counts its slice's keys per bucket;
 //   1b. a scan turns those counts into places; bucket_scatter writes every key to its bucket
@@ -25,7 +25,10 @@
 // It moves the keys three times (read, read + write, read) instead of once, but at full
 // bandwidth, instead of one random global atomic per key. A bucket with more distinct keys
 // than its shared table holds (wrong hint, all keys distinct) sends the count back to the
-// one-level table, sized for N keys.
+// one-level table, sized for N keys. Measured on an H100 (README, run 3), the two-level count
+// was SLOWER than the half-full one-level table (3.36 vs 2.38 ms at 2^26 keys, 2^20 distinct;
+// 13.5 vs 3.4 ms on zipf-like keys, where one block gets the hot key's whole bucket), so it is
+// a variant, not the default.
 // The table's size comes from cfg.expected_distinct (like reserve() on a std::unordered_map).
 // If more distinct keys turn up than fit, the insert reports it and the stage starts again
 // with a table big enough for N distinct keys: a wrong hint costs time, never a wrong count.
@@ -166,7 +169,7 @@ __global__ void write_table_kernel(const unsigned long long* keys, const unsigne
 }
 
 
-// ---- The two-level count (variant 0) -----------------------------------------------------------
+// ---- The two-level count (variant 3) -----------------------------------------------------------
 constexpr int part_threads = 512;                   // bucket_count and bucket_scatter
 constexpr int part_items = 8;                       // keys a thread, per tile
 constexpr int part_tile = part_threads * part_items;  // 4096 keys staged per tile (32 KB)
@@ -388,7 +391,7 @@ std::int64_t capacity_for(std::int64_t expected, bool half_load = false) {
 // The one-level table's capacity for this call: from the hint, but never more than N
 // distinct keys need.
 std::int64_t planned_capacity(std::int64_t n, const config& cfg) {
-  const bool half = cfg.variant == 3;
+  const bool half = cfg.variant == 0;
   const std::int64_t most = capacity_for(n, half);
   const std::int64_t hinted = cfg.expected_distinct > 0 ? capacity_for(cfg.expected_distinct, half) : most;
   return hinted < most ? hinted : most;
@@ -522,12 +525,12 @@ struct two_level_plan {
   std::int64_t max_pairs = 0; // distinct keys the buckets can hold
 };
 
-// Two-level when asked for (variant 0) and the expected distinct keys (the hint, or N) fit in
+// Two-level when asked for (variant 3) and the expected distinct keys (the hint, or N) fit in
 // 1024 buckets of ~2048 planned keys; N below 2^32 (the places are 32-bit).
 two_level_plan plan_two_level(std::int64_t n, const config& cfg) {
   two_level_plan p;
   const std::int64_t expected = cfg.expected_distinct > 0 && cfg.expected_distinct < n ? cfg.expected_distinct : n;
-  if (cfg.variant != 0 || n <= 0 || n > 0xFFFFFFFFll || expected > (bucket_planned_keys << max_bucket_bits))
+  if (cfg.variant != 3 || n <= 0 || n > 0xFFFFFFFFll || expected > (bucket_planned_keys << max_bucket_bits))
     return p;
   p.use = true;
   while ((bucket_planned_keys << p.bucket_bits) < expected) ++p.bucket_bits;
@@ -587,6 +590,10 @@ table_state build_two_level(const std::int64_t* in, std::int64_t n, const two_le
              static_cast<const unsigned*>(l.places), l.scattered);
   clock.mark("bucket_scatter");
   const std::size_t shared = bucket_slots * (sizeof(unsigned long long) + sizeof(unsigned));
+  // 48 KiB of dynamic shared memory plus the kernel's few static bytes is past the default
+  // limit, which wb::launch raises only for dynamic sizes above 48 KiB: raise it here.
+  WB_CHECK(cudaFuncSetAttribute(bucket_table_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                static_cast<int>(shared)));
   wb::launch({static_cast<unsigned>(buckets), table_threads, shared}, bucket_table_kernel,
              static_cast<const unsigned long long*>(l.scattered), n, static_cast<const unsigned*>(l.places),
              p.part_blocks, reinterpret_cast<unsigned long long*>(l.keys[0]),
@@ -619,8 +626,8 @@ std::size_t count_hash_table_workspace_bytes(std::int64_t n, const config& cfg) 
   return place(nullptr, planned_capacity(n, cfg)).bytes;
 }
 
-// cfg.variant: 0 two-level (the default), 1 one-level with one atomic per item, 2 one-level
-// warp-aggregated, 3 as 2 with the table at most half full.
+// cfg.variant: 0 one-level, warp-aggregated, table at most half full (the default, fastest in
+// run 3); 1 one-level, one atomic per item; 2 one-level, warp-aggregated; 3 two-level.
 void count_hash_table(const std::int64_t* in, std::int64_t n, device_table<std::int64_t> out, workspace ws,
                       const config& cfg) {
   validate(cfg);
@@ -652,7 +659,7 @@ void count_hash_table(const std::int64_t* in, std::int64_t n, device_table<std::
     bigger = wb::device_buffer<unsigned char>(place(nullptr, capacity).bytes);
     l = place(bigger.data(), capacity);
     config one_level = cfg;
-    if (one_level.variant == 0) one_level.variant = 2;
+    one_level.variant = 2;  // the table for N keys: 3/4 full, warp-aggregated
     st = build(in, n, l, capacity, one_level, clock);
     if (st.overflow != 0) throw std::logic_error("count_hash_table: a table for N distinct keys overflowed");
   }
