@@ -41,3 +41,35 @@ void check_launch(const char* what, const char* file, int line) {
 }
 
 }  // namespace wb
+
+#if defined(WB_BACKEND_CUDA)
+#include <mutex>
+#include <unordered_map>
+
+namespace wb::detail {
+
+void allow_dynamic_shared(const void* kernel, std::size_t dynamic_bytes, const std::source_location& where) {
+  constexpr std::size_t default_limit = 48 * 1024;
+  // Per kernel: its static shared memory, and the dynamic size it has been allowed so far.
+  struct allowance {
+    std::size_t static_bytes;
+    std::size_t dynamic_allowed;
+  };
+  static std::mutex mutex;
+  static std::unordered_map<const void*, allowance> kernels;
+  std::lock_guard lock(mutex);
+  auto it = kernels.find(kernel);
+  if (it == kernels.end()) {
+    cudaFuncAttributes attributes{};
+    check(cudaFuncGetAttributes(&attributes, kernel), "cudaFuncGetAttributes", where.file_name(),
+          static_cast<int>(where.line()));
+    it = kernels.emplace(kernel, allowance{attributes.sharedSizeBytes, default_limit - attributes.sharedSizeBytes}).first;
+  }
+  if (dynamic_bytes <= it->second.dynamic_allowed) return;
+  check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(dynamic_bytes)),
+        "cudaFuncSetAttribute(MaxDynamicSharedMemorySize)", where.file_name(), static_cast<int>(where.line()));
+  it->second.dynamic_allowed = dynamic_bytes;
+}
+
+}  // namespace wb::detail
+#endif

@@ -206,6 +206,18 @@ __global__ void more_atomics(unsigned* u32, unsigned long long* u64, float* f32)
   __threadfence();
 }
 
+// 40 KiB of static and 16 KiB of dynamic shared memory: together past the 48 KiB default,
+// so wb::launch must opt the kernel into more.
+__global__ void big_static_plus_dynamic(int* out) {
+  __shared__ int fixed[10 * 1024];
+  int* extra = wb::dynamic_shared<int>();
+  const unsigned t = threadIdx.x;
+  for (unsigned i = t; i < 10u * 1024; i += blockDim.x) fixed[i] = static_cast<int>(i);
+  for (unsigned i = t; i < 4u * 1024; i += blockDim.x) extra[i] = static_cast<int>(2 * i);
+  __syncthreads();
+  if (t == 0) out[0] = fixed[10 * 1024 - 1] + extra[4 * 1024 - 1];
+}
+
 // --- integer intrinsics ----------------------------------------------------------------------
 
 __global__ void integer_intrinsics(unsigned x, unsigned y, unsigned long long a, unsigned long long b,
@@ -534,6 +546,12 @@ TEST_CASE("atomicAnd, atomicDec, 64-bit atomicMin/Max, atomicExch on float") {
   CHECK(h64[0] == 1000000000000ull + total - 1);
   CHECK(h64[1] == 1000000000000ull);
   CHECK(f32.to_host()[0] == 2.5f);
+}
+
+TEST_CASE("static plus dynamic shared memory past 48 KiB launches") {
+  wb::device_buffer<int> out(1);
+  wb::launch({dim3(2), dim3(256), 16 * 1024}, big_static_plus_dynamic, out.data());
+  CHECK(out.to_host()[0] == (10 * 1024 - 1) + 2 * (4 * 1024 - 1));
 }
 
 TEST_CASE("integer intrinsics: __byte_perm, __umul64hi, __umulhi, __popc, __clz, __brev") {

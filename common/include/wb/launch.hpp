@@ -3,8 +3,8 @@
 //   wb::launch({grid, block, shared_bytes, stream}, my_kernel<T>, arg1, arg2, ...);
 //
 // cuda backend: my_kernel<<<grid, block, shared_bytes, stream>>>(args...), then the launch
-// error check, naming the file and line of the wb::launch call. Dynamic shared memory above
-// the 48 KiB default is opted into (cudaFuncSetAttribute) before the launch.
+// error check, naming the file and line of the wb::launch call. When static plus dynamic
+// shared memory passes the 48 KiB default, the kernel is opted into more (cudaFuncSetAttribute).
 // cpu backend:  the fiber emulator runs every block of the grid to completion before
 // returning (launches are synchronous there), with the same checks of the configuration.
 #pragma once
@@ -29,6 +29,13 @@ struct launch_config {
       : grid(grid_), block(block_), shared_bytes(shared_bytes_), stream(stream_), where(where_) {}
 };
 
+namespace detail {
+// A block gets 48 KiB of shared memory (static + dynamic) unless the kernel opts into more:
+// raises the kernel's dynamic limit when static + dynamic passes 48 KiB (once per kernel;
+// the kernel's static size is looked up once and cached, so timed launches stay cheap).
+void allow_dynamic_shared(const void* kernel, std::size_t dynamic_bytes, const std::source_location& where);
+}  // namespace detail
+
 template <class... Params, class... Args>
 void launch(const launch_config& cfg, void (*kernel)(Params...), Args&&... args) {
   static_assert(sizeof...(Params) == sizeof...(Args), "wb::launch: wrong number of kernel arguments");
@@ -37,11 +44,8 @@ void launch(const launch_config& cfg, void (*kernel)(Params...), Args&&... args)
   // launch: the <<<...>>> syntax needs nvcc.
   static_assert(sizeof(kernel) == 0, "wb::launch must be called from a .cu file (compiled by nvcc)");
 #elif defined(WB_BACKEND_CUDA)
-  if (cfg.shared_bytes > 48 * 1024) {
-    check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                               static_cast<int>(cfg.shared_bytes)),
-          "cudaFuncSetAttribute(MaxDynamicSharedMemorySize)", cfg.where.file_name(),
-          static_cast<int>(cfg.where.line()));
+  if (cfg.shared_bytes > 0) {
+    detail::allow_dynamic_shared(reinterpret_cast<const void*>(kernel), cfg.shared_bytes, cfg.where);
   }
   kernel<<<cfg.grid, cfg.block, cfg.shared_bytes, cfg.stream>>>(static_cast<Params>(args)...);
 #else
