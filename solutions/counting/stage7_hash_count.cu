@@ -438,14 +438,8 @@ layout place(void* base, std::int64_t capacity) {
   return l;
 }
 
-int multiprocessors() {
-  int sms = 0;
-  WB_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
-  return sms;
-}
-
 unsigned grid_for(std::int64_t work) {
-  const std::int64_t fill = static_cast<std::int64_t>(multiprocessors()) * (2048 / block);
+  const std::int64_t fill = static_cast<std::int64_t>(counting::multiprocessor_count()) * (2048 / block);
   const std::int64_t needed = wb::ceil_div(work > 0 ? work : 1, block);
   return static_cast<unsigned>(needed < fill ? needed : fill);
 }
@@ -534,7 +528,7 @@ two_level_plan plan_two_level(std::int64_t n, const config& cfg) {
     return p;
   p.use = true;
   while ((bucket_planned_keys << p.bucket_bits) < expected) ++p.bucket_bits;
-  const std::int64_t most_blocks = static_cast<std::int64_t>(multiprocessors()) * 4;
+  const std::int64_t most_blocks = static_cast<std::int64_t>(counting::multiprocessor_count()) * 4;
   const std::int64_t tiles = wb::ceil_div(n, static_cast<std::int64_t>(part_tile));
   p.part_blocks = static_cast<unsigned>(tiles < most_blocks ? tiles : most_blocks);
   p.slice = wb::ceil_div(tiles, static_cast<std::int64_t>(p.part_blocks)) * part_tile;
