@@ -11,7 +11,8 @@
 #   --build DIR   build directory (default: build-gpu/)
 #   --phases L    comma list of build,test,sanitize,bench (default: all four, in that order)
 #
-# Environment: CMAKE_CUDA_ARCHITECTURES (default: the GPU found), WB_CHAPTER_LIST (chapters).
+# Environment: CMAKE_CUDA_ARCHITECTURES (default: the GPU found), WB_CHAPTER_LIST (chapters),
+# SANITIZE_TIMEOUT (seconds per compute-sanitizer run, default 600).
 #
 # Writes OUT/report.md (device, test summaries, sanitizer table, benchmark tables),
 # OUT/benchmarks.csv (every chapter's rows) and OUT/logs.tar.gz (every log). Exits non-zero
@@ -104,7 +105,7 @@ if has_phase sanitize && [[ " ${failed[*]} " != *" build "* ]]; then
       log="$out/logs/sanitize-$tool-$name.log"
       extra=()
       [ "$tool" = racecheck ] && extra=(--racecheck-report hazard)
-      timeout 600 compute-sanitizer --tool "$tool" "${extra[@]}" --error-exitcode 99 \
+      timeout "${SANITIZE_TIMEOUT:-600}" compute-sanitizer --tool "$tool" "${extra[@]}" --error-exitcode 99 \
         "$bin" --test-case-exclude='*[large]*' >"$log" 2>&1
       rc=$?
       summary=$(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$log" | tail -1 | sed 's/=========//')
