@@ -3,7 +3,8 @@
 #   wb_add_chapter(<name>
 #     COMMON   <chapter-local sources shared by everything: generators, stage table...>
 #     MAIN     <sources of the chapter executable>
-#     BASELINE <library baselines (CUB/Thrust): cuda backend only>
+#     BASELINE <library baselines (CUB/Thrust): cuda backend only, linked into the executable
+#              and the tests, which see WB_HAVE_BASELINE>
 #     TESTS    <doctest sources; .cu files may hold deliberately defective kernel variants>)
 #
 # The two tracks are globbed from solutions/<name>/ and exercises/<name>/ (same file names,
@@ -12,6 +13,7 @@
 # executable (for --track and --compare).
 #
 # Targets:  <name>_solution, <name>_exercise      the two track libraries
+#           <name>_baseline                        the library baseline (cuda backend)
 #           <name>                                 the chapter executable (both tracks)
 #           <name>_tests, <name>_exercise_tests    the doctest checks against each track
 # Tests:    <name>_tests (label cpu or gpu, by backend), <name>_exercise_tests (exercises),
@@ -70,17 +72,22 @@ function(wb_add_chapter name)
     target_link_libraries(${name}_${track} PUBLIC ${name}_common)
   endforeach()
 
-  # The chapter executable links both tracks: --track exercise, --compare.
-  set(main_sources ${ARG_MAIN})
-  if(WB_BACKEND STREQUAL "cuda")
-    list(APPEND main_sources ${ARG_BASELINE})
+  # The library baseline (CUB/Thrust), compiled once for the executable's report row and the
+  # tests' agreement checks: cuda backend only, announced by WB_HAVE_BASELINE.
+  if(WB_BACKEND STREQUAL "cuda" AND ARG_BASELINE)
+    add_library(${name}_baseline STATIC ${ARG_BASELINE})
+    wb_target_defaults(${name}_baseline)
+    target_link_libraries(${name}_baseline PUBLIC ${name}_common)
+    target_compile_definitions(${name}_baseline INTERFACE WB_HAVE_BASELINE=1)
   endif()
-  add_executable(${name} ${main_sources})
-  wb_kernel_sources(${main_sources})
+
+  # The chapter executable links both tracks: --track exercise, --compare.
+  add_executable(${name} ${ARG_MAIN})
+  wb_kernel_sources(${ARG_MAIN})
   wb_target_defaults(${name})
   target_link_libraries(${name} PRIVATE ${name}_solution ${name}_exercise wb_cli)
-  if(WB_BACKEND STREQUAL "cuda" AND ARG_BASELINE)
-    target_compile_definitions(${name} PRIVATE WB_HAVE_BASELINE=1)
+  if(TARGET ${name}_baseline)
+    target_link_libraries(${name} PRIVATE ${name}_baseline)
   endif()
 
   # The same checks, once against each track.
@@ -95,8 +102,8 @@ function(wb_add_chapter name)
     wb_target_defaults(${test_target})
     target_compile_definitions(${test_target} PRIVATE WB_TRACK=${track})
     target_link_libraries(${test_target} PRIVATE ${name}_${track} wb_test_main)
-    if(WB_BACKEND STREQUAL "cuda" AND ARG_BASELINE)
-      target_compile_definitions(${test_target} PRIVATE WB_HAVE_BASELINE=1)
+    if(TARGET ${name}_baseline)
+      target_link_libraries(${test_target} PRIVATE ${name}_baseline)
     endif()
   endforeach()
 
