@@ -229,8 +229,14 @@ std::string describe_block(const block_state& b) {
     std::string what = describe(b.threads[i]);
     unsigned j = i;
     while (j + 1 < b.count && describe(b.threads[j + 1]) == what) ++j;
-    out += "\n  thread" + std::string(j > i ? "s " : " ") + std::to_string(i) + (j > i ? "-" + std::to_string(j) : "") +
-           ": " + what;
+    out += j > i ? "\n  threads " : "\n  thread ";
+    out += std::to_string(i);
+    if (j > i) {
+      out += '-';
+      out += std::to_string(j);
+    }
+    out += ": ";
+    out += what;
     i = j + 1;
   }
   return out;
