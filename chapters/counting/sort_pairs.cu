@@ -1,6 +1,7 @@
 // The radix sort of sort_pairs.hpp.
 #include <stdexcept>
 
+#include "block_scan.cuh"
 #include "sort_pairs.hpp"
 #include "wb/kernel.hpp"
 
@@ -37,34 +38,6 @@ __global__ void digit_count_kernel(const std::uint64_t* keys, std::int64_t count
   for (int d = static_cast<int>(threadIdx.x); d < radix; d += sort_threads) counts[d * tiles + tile] = histogram[d];
 }
 
-// Exclusive scan of one value per thread over a block of scan_threads threads; also
-// returns the block's total.
-__device__ unsigned block_exclusive_scan(unsigned value, unsigned& total) {
-  __shared__ unsigned warp_sums[scan_threads / 32];
-  const int lane = static_cast<int>(threadIdx.x) & 31;
-  const int warp = static_cast<int>(threadIdx.x) >> 5;
-  unsigned inclusive = value;
-  for (int d = 1; d < 32; d <<= 1) {
-    const unsigned up = __shfl_up_sync(0xffffffffu, inclusive, d);
-    if (lane >= d) inclusive += up;
-  }
-  if (lane == 31) warp_sums[warp] = inclusive;
-  __syncthreads();
-  if (warp == 0) {
-    unsigned s = warp_sums[lane];
-    for (int d = 1; d < 32; d <<= 1) {
-      const unsigned up = __shfl_up_sync(0xffffffffu, s, d);
-      if (lane >= d) s += up;
-    }
-    warp_sums[lane] = s;  // inclusive sums of the warps
-  }
-  __syncthreads();
-  total = warp_sums[31];
-  const unsigned before = warp == 0 ? 0u : warp_sums[warp - 1];
-  __syncthreads();  // warp_sums is reused by the next call
-  return before + inclusive - value;
-}
-
 // 2a. sums[b] = sum of the entries of scan block b.
 __global__ void scan_reduce_kernel(const unsigned* counts, std::int64_t entries, unsigned* sums) {
   const std::int64_t begin = static_cast<std::int64_t>(blockIdx.x) * scan_block_entries;
@@ -74,7 +47,7 @@ __global__ void scan_reduce_kernel(const unsigned* counts, std::int64_t entries,
     if (i < entries) mine += counts[i];
   }
   unsigned total = 0;
-  block_exclusive_scan(mine, total);
+  detail::block_exclusive_scan<scan_threads>(mine, total);
   if (threadIdx.x == 0) sums[blockIdx.x] = total;
 }
 
@@ -98,7 +71,7 @@ __global__ void scan_down_kernel(unsigned* counts, std::int64_t entries, const u
     mine += values[k];
   }
   unsigned total = 0;
-  unsigned running = offset + block_exclusive_scan(mine, total);
+  unsigned running = offset + detail::block_exclusive_scan<scan_threads>(mine, total);
   for (int k = 0; k < scan_items; ++k) {
     if (begin + k < entries) counts[begin + k] = running;
     running += values[k];

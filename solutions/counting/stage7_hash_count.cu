@@ -41,6 +41,7 @@
 #include <utility>
 #include <vector>
 
+#include "block_scan.cuh"
 #include "counting.hpp"
 #include "hash_table.cuh"
 #include "sort_pairs.hpp"
@@ -197,24 +198,6 @@ __global__ void bucket_count_kernel(const std::int64_t* in, std::int64_t n, std:
     counts[static_cast<std::int64_t>(b) * gridDim.x + blockIdx.x] = histogram[b];
 }
 
-// Exclusive scan of one value per thread over a block of part_threads threads.
-__device__ unsigned part_block_scan(unsigned value) {
-  __shared__ unsigned warp_sums[part_threads / 32];
-  const int lane = static_cast<int>(threadIdx.x) & 31;
-  const int warp = static_cast<int>(threadIdx.x) >> 5;
-  unsigned inclusive = value;
-  for (int d = 1; d < 32; d <<= 1) {
-    const unsigned up = __shfl_up_sync(0xffffffffu, inclusive, d);
-    if (lane >= d) inclusive += up;
-  }
-  if (lane == 31) warp_sums[warp] = inclusive;
-  __syncthreads();
-  unsigned before = 0;
-  for (int w = 0; w < warp; ++w) before += warp_sums[w];
-  __syncthreads();  // warp_sums is reused by the next call
-  return before + inclusive - value;
-}
-
 // 1b. Block g moves its slice's keys (flipped) to their buckets: places[b * blocks + g] is
 // where its first key of bucket b goes. Per tile of 4096 keys: rank each key among the
 // tile's keys of its bucket (a shared atomicAdd), scan the tile's bucket counts, stage the
@@ -253,7 +236,9 @@ __global__ void bucket_scatter_kernel(const std::int64_t* in, std::int64_t n, st
       const int b = static_cast<int>(threadIdx.x) * per_thread + q;
       if (b < buckets) mine += tile_start[b];
     }
-    unsigned running = part_block_scan(mine);  // (its barriers also end the reads above)
+    // (the scan's barriers also end the reads above)
+    unsigned tile_total = 0;
+    unsigned running = detail::block_exclusive_scan<part_threads>(mine, tile_total);
     for (int q = 0; q < per_thread; ++q) {
       const int b = static_cast<int>(threadIdx.x) * per_thread + q;
       if (b < buckets) {
@@ -470,7 +455,10 @@ class phase_clock {
       float ms = 0;
       WB_CHECK(cudaEventElapsedTime(&ms, marks_[i - 1].second, marks_[i].second));
       total += ms;
-      line += " " + std::string(marks_[i].first) + " " + std::to_string(ms);
+      line += ' ';
+      line += marks_[i].first;
+      line += ' ';
+      line += std::to_string(ms);
     }
     std::fprintf(stderr, "%s total %f ms\n", line.c_str(), total);
   }
