@@ -90,7 +90,7 @@ cudaError_t release(void* ptr, std::map<const unsigned char*, std::size_t>& map,
   return cudaSuccess;
 }
 
-cudaDeviceProp emulated_properties() {
+cudaDeviceProp make_properties() {
   cudaDeviceProp p{};
   std::snprintf(p.name, sizeof p.name, "CPU emulator (wb cpu backend)");
   p.totalGlobalMem = host_bytes(_SC_PHYS_PAGES);
@@ -113,6 +113,13 @@ cudaDeviceProp emulated_properties() {
   p.major = 9;  // built-ins of compute capability 9.0 are emulated (e.g. __reduce_add_sync)
   p.minor = 0;
   return p;
+}
+
+// Made once: the properties do not change while the program runs, and chapters ask for them
+// on their launch paths (the multiprocessor count that sizes a grid).
+const cudaDeviceProp& emulated_properties() {
+  static const cudaDeviceProp properties = make_properties();
+  return properties;
 }
 
 }  // namespace
@@ -247,7 +254,7 @@ cudaError_t cudaGetDeviceProperties(cudaDeviceProp* prop, int device) {
 }
 cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int device) {
   if (value == nullptr || device != 0) return set_last_error(cudaErrorInvalidValue, "cudaDeviceGetAttribute: bad argument");
-  const cudaDeviceProp p = wb::cpu::emulated_properties();
+  const cudaDeviceProp& p = wb::cpu::emulated_properties();
   switch (attr) {
     case cudaDevAttrMaxThreadsPerBlock: *value = p.maxThreadsPerBlock; break;
     case cudaDevAttrMaxSharedMemoryPerBlock: *value = static_cast<int>(p.sharedMemPerBlock); break;
