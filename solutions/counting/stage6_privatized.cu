@@ -135,6 +135,7 @@ launch_plan choose(int variant) {
 void run(const std::int8_t* in, std::int64_t n, histogram_state* state, device_table<std::int8_t> out,
          bool write_table, const config& cfg, cudaStream_t stream) {
   validate(cfg);
+  if (cfg.variant > 3) throw std::invalid_argument("stage 6: variant must be 0 to 3");
   const launch_plan plan = choose(cfg.variant);
   // Asked once per layout and process: the shared-memory opt-in, how many blocks fit on an
   // SM, how many SMs (so a timed call launches and nothing else).

@@ -102,6 +102,56 @@ __global__ void insert_kernel(const std::int64_t* in, std::int64_t n, ht::table_
   }
 }
 
+// cfg.variant 5: no warp match; instead each block keeps a small cache of keys in shared
+// memory (PMPP's privatization, for keys too wide for a counting array). An item whose cache
+// slot holds its key (or is still free, and claimed) is counted there with a shared atomic;
+// any other item goes to the global table. A slot keeps the first key that claims it, so a
+// key that makes up much of the input (zipf-like, one hot key) almost surely owns its slot:
+// its atomics stay on the SM instead of queueing on one global counter. On uniform keys the
+// cache costs one shared load per item. At the end the block adds its cache to the table.
+constexpr int cache_slots = 2048;
+
+template <class Count>
+__global__ void insert_cached_kernel(const std::int64_t* in, std::int64_t n, ht::table_view<Count> t,
+                                     table_state* state) {
+  __shared__ unsigned long long cache_keys[cache_slots];
+  __shared__ Count cache_counts[cache_slots];
+  for (int s = static_cast<int>(threadIdx.x); s < cache_slots; s += blockDim.x) {
+    cache_keys[s] = ht::empty_key;
+    cache_counts[s] = 0;
+  }
+  __syncthreads();
+  unsigned long long sentinel = 0;
+  bool overflow = false;
+  const std::int64_t stride = wb::grid_thread_count();
+  for (std::int64_t i = wb::global_thread_index(); i < n; i += stride) {
+    const unsigned long long u = ht::flip(__ldcs(reinterpret_cast<const long long*>(in) + i));
+    if (u == ht::empty_key) {
+      ++sentinel;
+      continue;
+    }
+    const unsigned long long mixed = ht::mix(u);
+    const auto s = static_cast<unsigned>(mixed) & (cache_slots - 1u);  // low bits; the table uses the high ones
+    unsigned long long here = cache_keys[s];
+    if (here == ht::empty_key) {
+      here = atomicCAS(&cache_keys[s], ht::empty_key, u);
+      if (here == ht::empty_key) here = u;
+    }
+    if (here == u) {
+      atomicAdd(&cache_counts[s], Count{1});
+    } else if (!ht::insert_mixed(t, u, mixed, Count{1})) {
+      overflow = true;
+    }
+  }
+  __syncthreads();
+  for (int s = static_cast<int>(threadIdx.x); s < cache_slots; s += blockDim.x) {
+    const unsigned long long u = cache_keys[s];
+    if (u != ht::empty_key && cache_counts[s] != 0 && !ht::insert(t, u, cache_counts[s])) overflow = true;
+  }
+  if (sentinel != 0) atomicAdd(&state->sentinel_count, sentinel);
+  if (overflow) state->overflow = 1;
+}
+
 // Packs the occupied slots into keys/counts (in no particular order: the sort comes next).
 // One atomicAdd per block reserves the block's places; a ballot and popc per warp and a
 // small scan over the warps give each thread its place within them.
@@ -376,7 +426,7 @@ std::int64_t capacity_for(std::int64_t expected, bool half_load = false) {
 // The one-level table's capacity for this call: from the hint, but never more than N
 // distinct keys need.
 std::int64_t planned_capacity(std::int64_t n, const config& cfg) {
-  const bool half = cfg.variant == 0;
+  const bool half = cfg.variant == 0 || cfg.variant == 4 || cfg.variant == 5;
   const std::int64_t most = capacity_for(n, half);
   const std::int64_t hinted = cfg.expected_distinct > 0 ? capacity_for(cfg.expected_distinct, half) : most;
   return hinted < most ? hinted : most;
@@ -469,16 +519,23 @@ class phase_clock {
 };
 
 // Steps 1 and 2 on a table of `capacity` slots; returns the state read back from the device.
+enum class insert_method { one_atomic_per_item, warp_aggregated, block_cache };
+
 template <class Count>
 table_state build_table(const std::int64_t* in, std::int64_t n, const layout& l, std::int64_t capacity,
-                        bool aggregate, phase_clock& clock) {
+                        insert_method method, phase_clock& clock) {
   const ht::table_view<Count> t{l.table_keys, static_cast<Count*>(l.table_counts),
                                 static_cast<unsigned long long>(capacity)};
   wb::launch({grid_for(capacity), block}, clear_table_kernel<Count>, t, l.state);
   clock.mark("clear");
   if (n > 0) {
-    wb::launch({grid_for(n), block}, aggregate ? insert_kernel<true, Count> : insert_kernel<false, Count>, in, n, t,
-               l.state);
+    if (method == insert_method::block_cache) {
+      wb::launch({grid_for(n), block}, insert_cached_kernel<Count>, in, n, t, l.state);
+    } else {
+      wb::launch({grid_for(n), block},
+                 method == insert_method::warp_aggregated ? insert_kernel<true, Count> : insert_kernel<false, Count>,
+                 in, n, t, l.state);
+    }
   }
   clock.mark("insert");
   wb::launch({grid_for(capacity), block}, compact_kernel<Count>, t,
@@ -493,9 +550,11 @@ table_state build_table(const std::int64_t* in, std::int64_t n, const layout& l,
 
 table_state build(const std::int64_t* in, std::int64_t n, const layout& l, std::int64_t capacity, const config& cfg,
                   phase_clock& clock) {
-  const bool aggregate = cfg.variant != 1;
-  return wide_counts(n) ? build_table<unsigned long long>(in, n, l, capacity, aggregate, clock)
-                        : build_table<unsigned>(in, n, l, capacity, aggregate, clock);
+  const insert_method method = cfg.variant == 1 || cfg.variant == 4 ? insert_method::one_atomic_per_item
+                               : cfg.variant == 5                    ? insert_method::block_cache
+                                                                     : insert_method::warp_aggregated;
+  return wide_counts(n) ? build_table<unsigned long long>(in, n, l, capacity, method, clock)
+                        : build_table<unsigned>(in, n, l, capacity, method, clock);
 }
 
 // ---- the two-level plan and its memory ----
