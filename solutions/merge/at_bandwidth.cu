@@ -88,10 +88,34 @@ std::int64_t co_rank_lower_bound_host(std::int64_t k, const K* A, std::int64_t m
   return co_rank_lower_bound(k, A, m, B, n);
 }
 
+namespace {
+
+// The temporary storage: one partition per tile boundary, then (sampled pass) the two grids.
+struct temp_layout {
+  std::size_t partitions_bytes;
+  std::size_t samples_offset;  // A_s, then B_s
+  std::size_t bytes;
+};
+
+template <class K>
+temp_layout layout_temp(std::int64_t m, std::int64_t n, const config& cfg) {
+  temp_layout l{};
+  l.partitions_bytes = static_cast<std::size_t>(cfg.grid + 1) * sizeof(std::int64_t);
+  l.samples_offset = (l.partitions_bytes + 255) / 256 * 256;
+  l.bytes = l.partitions_bytes;
+  const int log2_step = sampled_partition_log2_step(std::int64_t{cfg.block} * cfg.items_per_thread);
+  if (log2_step > 0) {
+    const auto samples = static_cast<std::size_t>(a_samples(m, log2_step) + b_samples(n, log2_step));
+    l.bytes = l.samples_offset + samples * sizeof(K);
+  }
+  return l;
+}
+
+}  // namespace
+
 template <class K>
 std::size_t merge_at_bandwidth_temp_bytes(std::int64_t m, std::int64_t n, const config& requested, bool with_values) {
-  const config cfg = resolve(6, requested, m + n, sizeof(K), with_values);
-  return static_cast<std::size_t>(cfg.grid + 1) * sizeof(std::int64_t);  // one partition per tile boundary
+  return layout_temp<K>(m, n, resolve(6, requested, m + n, sizeof(K), with_values)).bytes;
 }
 
 namespace {
@@ -116,13 +140,30 @@ template <class K>
 void merge_at_bandwidth(const problem<K>& p, void* temp, std::size_t temp_bytes, const config& requested) {
   const config cfg = resolve(6, requested, p.m + p.n, sizeof(K), p.has_values());
   if (p.m + p.n == 0) return;
-  const std::size_t needed = static_cast<std::size_t>(cfg.grid + 1) * sizeof(std::int64_t);
-  if (temp == nullptr || temp_bytes < needed) {
-    throw std::invalid_argument("stage 6: temporary storage of " + std::to_string(needed) + " bytes needed, got " +
+  const temp_layout l = layout_temp<K>(p.m, p.n, cfg);
+  if (temp == nullptr || temp_bytes < l.bytes) {
+    throw std::invalid_argument("stage 6: temporary storage of " + std::to_string(l.bytes) + " bytes needed, got " +
                                 std::to_string(temp_bytes));
   }
   auto* partitions = static_cast<std::int64_t*>(temp);
-  merge_path_partitions(p.A, p.m, p.B, p.n, std::int64_t{cfg.block} * cfg.items_per_thread, partitions);
+  const std::int64_t tile_items = std::int64_t{cfg.block} * cfg.items_per_thread;
+  const int log2_step = sampled_partition_log2_step(tile_items);
+  if (log2_step > 0) {  // every compiled shape: the sampled pass (partition.cuh)
+    K* A_s = reinterpret_cast<K*>(static_cast<unsigned char*>(temp) + l.samples_offset);
+    K* B_s = A_s + a_samples(p.m, log2_step);
+    const std::int64_t most = max_of(a_samples(p.m, log2_step), b_samples(p.n, log2_step));
+    if (most > 0) {
+      static const std::int64_t fill = std::int64_t{sm_count()} * 8;  // blocks of 256: 8 per SM
+      wb::launch({static_cast<unsigned>(min_of(ceil_div(most, std::int64_t{256}), fill)), 256},
+                 sample_grid_kernel<K>, p.A, p.m, p.B, p.n, log2_step, A_s, B_s);
+    }
+    const std::int64_t num_partitions = cfg.grid + 1;
+    wb::launch({static_cast<unsigned>(ceil_div(num_partitions, std::int64_t{256})), 256},
+               coarse_fine_partition_kernel<K>, p.A, p.m, p.B, p.n, static_cast<const K*>(A_s),
+               static_cast<const K*>(B_s), log2_step, tile_items, num_partitions, partitions);
+  } else {
+    merge_path_partitions(p.A, p.m, p.B, p.n, tile_items, partitions);
+  }
   if (p.has_values()) {
     launch_tiles<K, true>(p, cfg, partitions);
   } else {
