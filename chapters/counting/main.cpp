@@ -359,7 +359,7 @@ int run_all(const options& o) {
     }
     if (o.tune && s == 7) {
       configs.clear();
-      for (int v = 0; v <= 5; ++v) {
+      for (int v = 0; v <= 9; ++v) {
         counting::config c = cfg;
         c.variant = v;
         static const char* const names[] = {"",
@@ -367,7 +367,11 @@ int run_all(const options& o) {
                                             " v2 one-level, warp-aggregated, 3/4 full",
                                             " v3 two-level",
                                             " v4 one-level, one atomic per item, half full",
-                                            " v5 one-level, block cache, half full"};
+                                            " v5 one-level, block cache, half full",
+                                            " v6 2 parts, warp-aggregated, half full",
+                                            " v7 2 parts, one atomic per item, half full",
+                                            " v8 4 parts, warp-aggregated, half full",
+                                            " v9 4 parts, one atomic per item, half full"};
         configs.push_back({c, names[v]});  // variant 0 (one-level, half full) is the stage's default
       }
     }

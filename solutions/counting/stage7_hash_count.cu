@@ -82,21 +82,29 @@ __global__ void clear_table_kernel(ht::table_view<Count> t, table_state* state) 
 // of the match), because the match needs the whole warp. With `aggregate` off (cfg.variant 1,
 // for comparison) every item does its own atomic.
 template <bool aggregate, class Count>
-__global__ void insert_kernel(const std::int64_t* in, std::int64_t n, ht::table_view<Count> t, table_state* state) {
+__global__ void insert_kernel(const std::int64_t* in, std::int64_t n, ht::table_view<Count> t, int part_bits,
+                              unsigned part, table_state* state) {
   const int lane = static_cast<int>(threadIdx.x) & 31;
   const unsigned lanes_below = (1u << lane) - 1u;
   const std::int64_t stride = wb::grid_thread_count();
+  // With part_bits > 0 the table is 2^part_bits sub-tables, and this launch adds only the keys
+  // of sub-table `part` (the top bits of mix(u)): the sub-table is a fraction of the table's
+  // bytes, small enough to stay in the L2 cache, at the price of reading the input once per part.
+  const unsigned long long sub_capacity = t.capacity >> part_bits;
+  const ht::table_view<Count> sub{t.keys + part * sub_capacity, t.counts + part * sub_capacity, sub_capacity};
   for (std::int64_t base = wb::global_thread_index() - lane; base < n; base += stride) {
     const std::int64_t i = base + lane;
     const bool valid = i < n;
     const unsigned long long u = valid ? ht::flip(__ldcs(reinterpret_cast<const long long*>(in) + i)) : 0;
-    const unsigned valid_lanes = __ballot_sync(0xffffffffu, valid);
-    const unsigned peers = aggregate ? __match_any_sync(0xffffffffu, u) & valid_lanes : (valid ? 1u << lane : 0u);
-    if (!valid || (peers & lanes_below) != 0) continue;  // the lowest lane of each key adds for all
+    const unsigned long long mixed = ht::mix(u);
+    const bool mine = valid && (part_bits == 0 || static_cast<unsigned>(mixed >> (64 - part_bits)) == part);
+    const unsigned my_lanes = __ballot_sync(0xffffffffu, mine);
+    const unsigned peers = aggregate ? __match_any_sync(0xffffffffu, u) & my_lanes : (mine ? 1u << lane : 0u);
+    if (!mine || (peers & lanes_below) != 0) continue;  // the lowest lane of each key adds for all
     const auto count = static_cast<unsigned>(__popc(peers));
     if (u == ht::empty_key) {
       atomicAdd(&state->sentinel_count, static_cast<unsigned long long>(count));
-    } else if (!ht::insert(t, u, static_cast<Count>(count))) {
+    } else if (!ht::insert_mixed(sub, u, mixed << part_bits, static_cast<Count>(count))) {
       state->overflow = 1;
     }
   }
@@ -426,7 +434,7 @@ std::int64_t capacity_for(std::int64_t expected, bool half_load = false) {
 // The one-level table's capacity for this call: from the hint, but never more than N
 // distinct keys need.
 std::int64_t planned_capacity(std::int64_t n, const config& cfg) {
-  const bool half = cfg.variant == 0 || cfg.variant == 4 || cfg.variant == 5;
+  const bool half = cfg.variant == 0 || cfg.variant >= 4;
   const std::int64_t most = capacity_for(n, half);
   const std::int64_t hinted = cfg.expected_distinct > 0 ? capacity_for(cfg.expected_distinct, half) : most;
   return hinted < most ? hinted : most;
@@ -523,7 +531,7 @@ enum class insert_method { one_atomic_per_item, warp_aggregated, block_cache };
 
 template <class Count>
 table_state build_table(const std::int64_t* in, std::int64_t n, const layout& l, std::int64_t capacity,
-                        insert_method method, phase_clock& clock) {
+                        insert_method method, int part_bits, phase_clock& clock) {
   const ht::table_view<Count> t{l.table_keys, static_cast<Count*>(l.table_counts),
                                 static_cast<unsigned long long>(capacity)};
   wb::launch({grid_for(capacity), block}, clear_table_kernel<Count>, t, l.state);
@@ -532,9 +540,11 @@ table_state build_table(const std::int64_t* in, std::int64_t n, const layout& l,
     if (method == insert_method::block_cache) {
       wb::launch({grid_for(n), block}, insert_cached_kernel<Count>, in, n, t, l.state);
     } else {
-      wb::launch({grid_for(n), block},
-                 method == insert_method::warp_aggregated ? insert_kernel<true, Count> : insert_kernel<false, Count>,
-                 in, n, t, l.state);
+      for (unsigned part = 0; part < (1u << part_bits); ++part) {
+        wb::launch({grid_for(n), block},
+                   method == insert_method::warp_aggregated ? insert_kernel<true, Count> : insert_kernel<false, Count>,
+                   in, n, t, part_bits, part, l.state);
+      }
     }
   }
   clock.mark("insert");
@@ -550,11 +560,13 @@ table_state build_table(const std::int64_t* in, std::int64_t n, const layout& l,
 
 table_state build(const std::int64_t* in, std::int64_t n, const layout& l, std::int64_t capacity, const config& cfg,
                   phase_clock& clock) {
-  const insert_method method = cfg.variant == 1 || cfg.variant == 4 ? insert_method::one_atomic_per_item
-                               : cfg.variant == 5                    ? insert_method::block_cache
+  const int v = cfg.variant;
+  const insert_method method = v == 1 || v == 4 || v == 7 || v == 9 ? insert_method::one_atomic_per_item
+                               : v == 5                              ? insert_method::block_cache
                                                                      : insert_method::warp_aggregated;
-  return wide_counts(n) ? build_table<unsigned long long>(in, n, l, capacity, method, clock)
-                        : build_table<unsigned>(in, n, l, capacity, method, clock);
+  const int part_bits = v == 6 || v == 7 ? 1 : v == 8 || v == 9 ? 2 : 0;
+  return wide_counts(n) ? build_table<unsigned long long>(in, n, l, capacity, method, part_bits, clock)
+                        : build_table<unsigned>(in, n, l, capacity, method, part_bits, clock);
 }
 
 // ---- the two-level plan and its memory ----
