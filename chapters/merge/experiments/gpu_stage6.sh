@@ -5,7 +5,8 @@
 #
 #   OUT=folder chapters/merge/experiments/gpu_stage6.sh [deps folder, default .carry]
 # With MODE=run4 only the experiment runs, and only its run-4 part (copy, CUB, stage 6 and the
-# coarse-then-fine partition passes).
+# coarse-then-fine partition passes). With MODE=chapter only the chapter executable and the
+# tests run.
 set -uo pipefail
 cd "$(dirname "$0")/../../.."
 OUT=${OUT:-$PWD/gpu-out}
@@ -18,6 +19,7 @@ nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.mem --format
 stamp build
 targets="merge merge_tests merge_stage6_variants"
 [ "${MODE:-}" = run4 ] && targets=merge_stage6_variants
+[ "${MODE:-}" = chapter ] && targets="merge merge_tests"
 if ! { cmake -S . -B "$build" -G Ninja -DWB_BACKEND=cuda -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
          -DWB_CHAPTER_LIST=merge -DWB_DEPS_DIR="$deps" &&
        cmake --build "$build" -j16 --target $targets; } >"$OUT/build.log" 2>&1; then
@@ -30,7 +32,7 @@ if [ "${MODE:-}" = run4 ]; then
   timeout 200 "$dir/merge_stage6_variants" 27 run4 2>&1 | tee "$OUT/stage6_variants_run4.txt"
   exit 0
 fi
-timeout 200 "$dir/merge_stage6_variants" 2>&1 | tee "$OUT/stage6_variants.txt"
+[ "${MODE:-}" = chapter ] || timeout 200 "$dir/merge_stage6_variants" 2>&1 | tee "$OUT/stage6_variants.txt"
 stamp "chapter executable"
 for run in "default" "int64 --type int64" "duplicates --dist duplicates" "key-value --key-value"; do
   set -- $run
