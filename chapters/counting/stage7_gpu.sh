@@ -18,9 +18,17 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noh
   echo "### counting $f --dist few --distinct 2^20 --stage 7 --tune"
   $exe $f --dist few --distinct 2^20 --stage 7 --tune --csv $out/stage7_few.csv
   echo "### phases"
-  for v in 0 4 5; do
+  for v in ${PHASE_VARIANTS:-0 4 5}; do
     COUNTING_STAGE7_PHASES=1 $exe $f --dist few --distinct 2^20 --stage 7 --variant $v --reps 5 2>&1 | grep "phases" | tail -2
   done
+  if [ -n "${NCU:-}" ]; then  # where the insert's table accesses go (L2 hit rate, DRAM bytes)
+    for v in $NCU; do
+      echo "### ncu, variant $v"
+      timeout 120 ncu --metrics gpu__time_duration.sum,lts__t_sector_hit_rate.pct,dram__bytes_read.sum,dram__bytes_write.sum \
+        -k regex:insert --launch-count 4 $exe $f --dist few --distinct 2^20 --stage 7 --variant $v --reps 1 2>&1 |
+        grep -E "insert|duration|hit_rate|dram__bytes|ERR|rror" | head -40
+    done
+  fi
   echo "### sort experiment"
   timeout 120 $b/chapters/counting/counting_sort_distinct
   echo "### counting $f --dist zipf --distinct 2^20 --stage 7 --tune --reps 5"
