@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "sort_pairs.hpp"
+#include "test_common.hpp"
 #include "wb/check.hpp"
 #include "wb/device_buffer.hpp"
 #include "wb/testing.hpp"
@@ -211,6 +212,14 @@ TEST_SUITE("counting/sort_pairs") {
     device_sorter large(40 * tile + 1);
     check_sort(large, many, "many tiles");
     check_sort(large, many, "many tiles again");
+  }
+
+  TEST_CASE("[gpu] 2^22 + 5 pairs: 1025 tiles, more than fit on the GPU at once (WB_LARGE=1)" *
+            doctest::skip(!counting::testing::large_tests_enabled())) {
+    const i64 n = (i64{1} << 22) + 5;
+    device_sorter sorter(n);
+    check_sort(sorter, make_pairs(n, 600, any_key), "random 64-bit");
+    check_sort(sorter, make_pairs(n, 601, [](std::mt19937_64& rng) { return rng() >> 28; }), "random 36-bit");
   }
 
   TEST_CASE("more than 2^32 - 1 pairs is refused before touching memory") {
