@@ -41,7 +41,7 @@ constexpr int histogram_block_keys = histogram_threads * histogram_keys;
 constexpr std::uint64_t status_aggregate = 1ull << 62;  // count: the digit's keys in this tile
 constexpr std::uint64_t status_prefix = 2ull << 62;     // count: ... in this tile and all before
 constexpr std::uint64_t status_count = (1ull << 62) - 1;
-constexpr int look_back_window = 4;  // earlier tiles read at once, so their latencies overlap
+constexpr int look_back_window = 8;  // earlier tiles read at once, so their latencies overlap
 
 // Scratch: [tile counter per pass | histograms [position][digit] | status [pass][tile][digit]],
 // all zeroed by one memset.

@@ -208,7 +208,7 @@ TEST_SUITE("counting/sort_pairs") {
     check_sort(sorter, second, "second sort, smaller");
     check_sort(sorter, third, "third sort, two bytes vary");
     check_sort(sorter, first, "the first input again");
-    const pairs many = make_pairs(40 * tile + 1, 503, any_key);  // look-back windows of 4 tiles
+    const pairs many = make_pairs(40 * tile + 1, 503, any_key);  // look-back windows of 8 tiles
     device_sorter large(40 * tile + 1);
     check_sort(large, many, "many tiles");
     check_sort(large, many, "many tiles again");
