@@ -480,7 +480,7 @@ int main(int argc, char** argv) {
   app.add_option("--input-file", o.input_file, "read the items from a file (whitespace separated, # comments)")
       ->excludes(input);
   app.add_option("--variant", o.variant, "stage 6's counter layout: 0 16-bit atomics, 1 16-bit plain, 2 8-bit plain, 3 per-warp; stage 7: 0 one-level half-full, warp-aggregated (default), 1 one atomic per item 3/4 full, 2 warp-aggregated 3/4 full, 3 two-level, 4 one atomic per item half full, 5 block cache half full")
-      ->check(CLI::Range(0, 3));
+      ->check(CLI::Range(0, 9));
   app.add_option("--blocks-per-sm", o.blocks_per_sm, "stage 6's resident blocks per SM (0: as many as fit)")
       ->check(CLI::Range(0, 32));
   app.add_option("--chunk", o.chunk, "stage 8's items per transfer (default 2^24)")->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 31));

@@ -7,6 +7,7 @@
 set -uo pipefail
 out=${OUT:?set OUT}
 b=/tmp/build-counting-s7
+rm -rf $b  # a warm machine keeps it: stale objects when a file's time stamp goes back
 cmake -S . -B $b -DWB_CHAPTER_LIST=counting -DWB_DEPS_DIR=$PWD/.carry -DWB_BACKEND=cuda \
   -DCMAKE_CUDA_ARCHITECTURES=90 -DCMAKE_BUILD_TYPE=Release >$out/build.log 2>&1 &&
   cmake --build $b --target counting counting_tests counting_sort_distinct -j16 >>$out/build.log 2>&1 || { tail -40 $out/build.log; exit 1; }
@@ -27,6 +28,12 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noh
       timeout 120 ncu --metrics gpu__time_duration.sum,lts__t_sector_hit_rate.pct,dram__bytes_read.sum,dram__bytes_write.sum \
         -k regex:insert --launch-count 4 $exe $f --dist few --distinct 2^20 --stage 7 --variant $v --reps 1 2>&1 |
         grep -E "insert|duration|hit_rate|dram__bytes|ERR|rror" | head -40
+    done
+  fi
+  if [ -n "${DISTINCT_SWEEP:-}" ]; then  # does the insert slow down as the table outgrows L2?
+    for d in $DISTINCT_SWEEP; do
+      echo "### phases, variant 4, 2^$d distinct"
+      COUNTING_STAGE7_PHASES=1 $exe $f --dist few --distinct 2^$d --stage 7 --variant 4 --reps 3 2>&1 | grep "phases" | tail -1
     done
   fi
   echo "### sort experiment"
