@@ -190,7 +190,7 @@ table_state build_table(const std::int64_t* in, std::int64_t n, const layout& l,
 }
 
 table_state build(const std::int64_t* in, std::int64_t n, const layout& l, std::int64_t capacity, const config& cfg) {
-  const bool aggregate = cfg.variant != 1;
+  const bool aggregate = cfg.variant != 1 && cfg.variant != 4;
   return wide_counts(n) ? build_table<unsigned long long>(in, n, l, capacity, aggregate)
                         : build_table<unsigned>(in, n, l, capacity, aggregate);
 }

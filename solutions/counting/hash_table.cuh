@@ -51,24 +51,20 @@ __host__ __device__ __forceinline__ unsigned long long mix(unsigned long long x)
 }
 
 // The first slot to try: the high half of mix(u) * capacity, an even spread over any
-// capacity (not just powers of two) without a division. `mixed` is mix(u).
-__host__ __device__ __forceinline__ unsigned long long home_slot_of_mixed(unsigned long long mixed,
-                                                                          unsigned long long capacity) {
+// capacity (not just powers of two) without a division.
+__host__ __device__ __forceinline__ unsigned long long home_slot(unsigned long long u, unsigned long long capacity) {
 #if defined(__CUDA_ARCH__)
-  return __umul64hi(mixed, capacity);
+  return __umul64hi(mix(u), capacity);
 #else
-  return static_cast<unsigned long long>((static_cast<unsigned __int128>(mixed) * capacity) >> 64);
+  return static_cast<unsigned long long>((static_cast<unsigned __int128>(mix(u)) * capacity) >> 64);
 #endif
 }
-__host__ __device__ __forceinline__ unsigned long long home_slot(unsigned long long u, unsigned long long capacity) {
-  return home_slot_of_mixed(mix(u), capacity);
-}
 
-// insert() for a caller that has already computed mixed = mix(u).
+// Adds `count` occurrences of flipped key u (u != empty_key). Returns false if every slot
+// holds another key (the caller retries with a bigger table).
 template <class Count>
-__device__ __forceinline__ bool insert_mixed(table_view<Count> t, unsigned long long u, unsigned long long mixed,
-                                             Count count) {
-  unsigned long long h = home_slot_of_mixed(mixed, t.capacity);
+__device__ __forceinline__ bool insert(table_view<Count> t, unsigned long long u, Count count) {
+  unsigned long long h = home_slot(u, t.capacity);
   for (unsigned long long probe = 0; probe < t.capacity; ++probe) {
     unsigned long long here = t.keys[h];  // keys only ever change from empty to final
     if (here == empty_key) {
@@ -82,13 +78,6 @@ __device__ __forceinline__ bool insert_mixed(table_view<Count> t, unsigned long 
     if (++h == t.capacity) h = 0;  // another key lives here: try the next slot
   }
   return false;
-}
-
-// Adds `count` occurrences of flipped key u (u != empty_key). Returns false if every slot
-// holds another key (the caller retries with a bigger table).
-template <class Count>
-__device__ __forceinline__ bool insert(table_view<Count> t, unsigned long long u, Count count) {
-  return insert_mixed(t, u, mix(u), count);
 }
 
 // ---- The two-level count (stage 7's default) -------------------------------------------------
