@@ -10,6 +10,9 @@
 //           GROUP 8, then the committed default);
 //   fused: no partition pass; each block finds its own two co-ranks (co_rank_cooperative, one
 //           warp) before loading its tile.
+//   run 4: the coarse-then-fine partition passes (sampled grids of step S = 512, 256, 128, and
+//           the grid points read straight from A and B), alone and with the tile kernel; stage 6
+//           now uses the sampled pass with S = 512 (solutions/merge/partition.cuh).
 // Every full variant's output is compared with a host merge. The README's stage-6 section cites
 // its output (results/stage6_variants.txt).
 //
