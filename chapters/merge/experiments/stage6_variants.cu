@@ -10,9 +10,10 @@
 //           GROUP 8, then the committed default);
 //   fused: no partition pass; each block finds its own two co-ranks (co_rank_cooperative, one
 //           warp) before loading its tile.
-//   run 4: the coarse-then-fine partition passes (sampled grids of step S = 512, 256, 128, and
-//           the grid points read straight from A and B), alone and with the tile kernel; stage 6
-//           now uses the sampled pass with S = 512 (solutions/merge/partition.cuh).
+//   run 4: the coarse-then-fine partition pass (solutions/merge/partition.cuh) with grids of
+//           step S = 512, 256, 128, alone and with the tile kernel; stage 6 now uses S = 512.
+//           (Run 4 also measured the grid points read straight from A and B, without samples:
+//           that variant, written here at commit f0ac2a3, was no faster and is gone.)
 // Every full variant's output is compared with a host merge. The README's stage-6 section cites
 // its output (results/stage6_variants.txt).
 //
@@ -112,71 +113,6 @@ __global__ void __launch_bounds__(BLOCK)
   store_tile_blocked<BLOCK, ITEMS>(keys, C + C_curr, C_length, AB_S);
 }
 
-// ---- Run 4: a coarse-then-fine partition search --------------------------------------------------
-// The partition pass costs ~0.063 ms of stage 6's 0.79 ms (int32, 2^27 + 2^27): 35k searches
-// of ~28 steps, each step two loads from scattered places in A and B, so ~2M DRAM sectors.
-// When the tile size is a multiple of S (a power of two), every diagonal k = t * tile_items is
-// a multiple of S, and at every i = S*q the test B[k-1-i] < A[i] reads A[S*q] and
-// B[S*(k/S - q) - 1]: both on a grid of step S. So
-//   1. a sample kernel copies the grid, A_s[q] = A[S*q] and B_s[r] = B[S*(r+1) - 1], into two
-//      small arrays (2 x 2^27/S entries: 2 MB for S = 512, which stay in the L2 cache);
-//   2. each search first finds the first grid point where the test holds, reading only the
-//      samples (~log2(m/S) steps, L2 hits), then finishes within the S positions below it in
-//      the full arrays (log2(S) steps, whose last few fall in one 32-byte sector).
-// SAMPLED = false skips step 1 and reads the grid points straight from A and B.
-template <class K>
-__global__ void sample_grid_kernel(const K* A, std::int64_t m, const K* B, std::int64_t n, int S, K* A_s,
-                                   std::int64_t A_samples, K* B_s, std::int64_t B_samples) {
-  for (std::int64_t q = wb::global_thread_index(); q < A_samples || q < B_samples; q += wb::grid_thread_count()) {
-    if (q < A_samples) A_s[q] = A[q * S];
-    if (q < B_samples) B_s[q] = B[(q + 1) * S - 1];
-  }
-}
-
-template <class K, int S, bool SAMPLED>
-__global__ void coarse_fine_partition_kernel(const K* A, std::int64_t m, const K* B, std::int64_t n, const K* A_s,
-                                             const K* B_s, std::int64_t tile_items, std::int64_t num_partitions,
-                                             std::int64_t* partitions) {
-  const std::int64_t t = wb::global_thread_index();
-  if (t >= num_partitions) return;
-  const std::int64_t k = min_of(t * tile_items, m + n);
-  const std::int64_t lo = max_of<std::int64_t>(0, k - n);
-  const std::int64_t hi = min_of(k, m);
-  if (k % S != 0) {  // the last diagonal (m + n) is off the grid: a plain search
-    partitions[t] = co_rank_lower_bound(k, A, m, B, n);
-    return;
-  }
-  // 1. The first grid point q in [q_lo, q_hi) whose test holds (q_hi if none).
-  const std::int64_t kk = k / S;
-  std::int64_t q_lo = (lo + S - 1) / S;
-  const std::int64_t q_first = q_lo;
-  std::int64_t q_hi = (hi + S - 1) / S;
-  const std::int64_t q_end = q_hi;
-  while (q_lo < q_hi) {
-    const std::int64_t q = q_lo + (q_hi - q_lo) / 2;
-    const K a = SAMPLED ? A_s[q] : A[q * S];
-    const K b = SAMPLED ? B_s[kk - q - 1] : B[(kk - q) * S - 1];
-    if (b < a) {
-      q_hi = q;
-    } else {
-      q_lo = q + 1;
-    }
-  }
-  // 2. The answer lies in [low, high]: past the last grid point that failed, at or before the
-  // first that held.
-  std::int64_t low = q_lo > q_first ? (q_lo - 1) * S + 1 : lo;
-  std::int64_t high = q_lo < q_end ? q_lo * S : hi;
-  while (low < high) {
-    const std::int64_t mid = low + (high - low) / 2;
-    if (B[k - 1 - mid] < A[mid]) {
-      high = mid;
-    } else {
-      low = mid + 1;
-    }
-  }
-  partitions[t] = low;
-}
-
 }  // namespace merge::solution
 
 namespace {
@@ -199,7 +135,7 @@ struct runner {
   wb::device_buffer<K> dA, dB, dC;
   wb::device_buffer<value_t> dA_val, dB_val, dC_val;
   wb::device_buffer<std::int64_t> parts;
-  wb::device_buffer<K> A_s, B_s;  // run 4's grid samples
+  wb::device_buffer<K> A_s;  // run 4's grid samples: A's, then B's
   double gb;
 
   void report(const std::string& name, const std::function<void()>& run, const std::function<bool()>& check) {
@@ -239,22 +175,22 @@ void launch_partitions(runner<K>& r, std::int64_t tile) {
   }
 }
 
-template <class K, int S, bool SAMPLED>
+// Run 4: the solution's sampled partition pass (partition.cuh) with grid step S.
+template <class K, int S>
 void launch_coarse_fine(runner<K>& r, std::int64_t tile) {
+  int log2_step = 0;
+  while ((1 << log2_step) < S) ++log2_step;
   const std::int64_t count = merge::ceil_div(r.m + r.n, tile) + 1;
-  const std::int64_t A_samples = merge::ceil_div(r.m, std::int64_t{S});
-  const std::int64_t B_samples = r.n / S;
-  if constexpr (SAMPLED) {
-    const std::int64_t most = std::max(A_samples, B_samples);
-    wb::launch({static_cast<unsigned>(std::max<std::int64_t>(1, merge::ceil_div(most, 256))), 256},
-               sol::sample_grid_kernel<K>, r.dA.data(), r.m, r.dB.data(), r.n, S, r.A_s.data(), A_samples,
-               r.B_s.data(), B_samples);
-  }
-  wb::launch({static_cast<unsigned>(merge::ceil_div(count, 256)), 256}, sol::coarse_fine_partition_kernel<K, S, SAMPLED>,
-             r.dA.data(), r.m, r.dB.data(), r.n, r.A_s.data(), r.B_s.data(), tile, count, r.parts.data());
+  const std::int64_t most = std::max(sol::a_samples(r.m, log2_step), sol::b_samples(r.n, log2_step));
+  K* B_s = r.A_s.data() + sol::a_samples(r.m, log2_step);
+  wb::launch({static_cast<unsigned>(std::max<std::int64_t>(1, merge::ceil_div(most, 256))), 256},
+             sol::sample_grid_kernel<K>, r.dA.data(), r.m, r.dB.data(), r.n, log2_step, r.A_s.data(), B_s);
+  wb::launch({static_cast<unsigned>(merge::ceil_div(count, 256)), 256}, sol::coarse_fine_partition_kernel<K>,
+             r.dA.data(), r.m, r.dB.data(), r.n, static_cast<const K*>(r.A_s.data()), static_cast<const K*>(B_s),
+             log2_step, tile, count, r.parts.data());
 }
 
-template <class K, bool V, int BLOCK, int ITEMS, int S, bool SAMPLED>
+template <class K, bool V, int BLOCK, int ITEMS, int S>
 void coarse_fine_variants(runner<K>& r, const std::vector<std::int64_t>& expected_parts) {
   constexpr std::int64_t tile = std::int64_t{BLOCK} * ITEMS;
   static_assert(tile % S == 0, "the grid step must divide the tile");
@@ -263,10 +199,10 @@ void coarse_fine_variants(runner<K>& r, const std::vector<std::int64_t>& expecte
     got.resize(expected_parts.size());
     return got == expected_parts;
   };
-  const std::string name = std::string(SAMPLED ? "sampled" : "grid") + " coarse-fine S=" + std::to_string(S);
-  r.report("partition pass alone, " + name, [&] { launch_coarse_fine<K, S, SAMPLED>(r, tile); }, parts_ok);
+  const std::string name = "sampled coarse-fine S=" + std::to_string(S);
+  r.report("partition pass alone, " + name, [&] { launch_coarse_fine<K, S>(r, tile); }, parts_ok);
   r.report("stage 6, partition " + name, [&] {
-    launch_coarse_fine<K, S, SAMPLED>(r, tile);
+    launch_coarse_fine<K, S>(r, tile);
     launch_tiles<K, BLOCK, ITEMS, V>(r);
   }, [&] { return r.merged_ok(); });
 }
@@ -333,8 +269,7 @@ void run_dataset(const dataset& d, int log2_size, bool only_run4) {
     r.dC_val = wb::device_buffer<value_t>(r.ref.size());
   }
   r.parts = wb::device_buffer<std::int64_t>(static_cast<std::size_t>((r.m + r.n) / 64 + 2));
-  r.A_s = wb::device_buffer<K>(static_cast<std::size_t>(r.m / 64 + 2));
-  r.B_s = wb::device_buffer<K>(static_cast<std::size_t>(r.n / 64 + 2));
+  r.A_s = wb::device_buffer<K>(static_cast<std::size_t>((r.m + r.n) / 64 + 2));
   const double bytes = 2.0 * static_cast<double>(r.m + r.n) * (sizeof(K) + (V ? sizeof(value_t) : 0));
   r.gb = bytes / 1e9;
   std::printf("== %s (%s keys%s), m = n = 2^%d, default shape %d x %d\n", d.name, sizeof(K) == 4 ? "int32" : "int64",
@@ -386,10 +321,9 @@ void run_dataset(const dataset& d, int log2_size, bool only_run4) {
   r.report(V ? "cub::DeviceMerge::MergePairs (again)" : "cub::DeviceMerge::MergeKeys (again)", cub_run, merged_ok);
 
   group_variants<K, V, BLOCK, ITEMS, 1>(r, expected_parts);
-  coarse_fine_variants<K, V, BLOCK, ITEMS, 512, true>(r, expected_parts);
-  coarse_fine_variants<K, V, BLOCK, ITEMS, 256, true>(r, expected_parts);
-  coarse_fine_variants<K, V, BLOCK, ITEMS, 128, true>(r, expected_parts);
-  coarse_fine_variants<K, V, BLOCK, ITEMS, 512, false>(r, expected_parts);
+  coarse_fine_variants<K, V, BLOCK, ITEMS, 512>(r, expected_parts);
+  coarse_fine_variants<K, V, BLOCK, ITEMS, 256>(r, expected_parts);
+  coarse_fine_variants<K, V, BLOCK, ITEMS, 128>(r, expected_parts);
   r.report(V ? "cub::DeviceMerge::MergePairs (after run 4)" : "cub::DeviceMerge::MergeKeys (after run 4)", cub_run,
            merged_ok);
   if (only_run4) return;
