@@ -4,7 +4,8 @@
 //   - co-rank searches in global memory on the merge's critical path (every block of stages
 //     3-5 waits for its thread 0)  ->  a separate partition pass co-ranks every tile boundary
 //     once, all in parallel (partition.cuh), with a search whose steps do not depend on the
-//     data (co_rank_lower_bound.cuh);
+//     data (co_rank_lower_bound.cuh), run first on small copies of every 512th element of A
+//     and B that stay in L2, then in the full arrays within 512 positions;
 //   - one block walking over many tiles, with barriers between loads and merges  ->  one
 //     block per tile, its inputs known from the partitions, loaded in one coalesced sweep
 //     with ITEMS loads in flight per thread (block_merge.cuh);
