@@ -307,32 +307,8 @@ __global__ void bucket_table_kernel(const unsigned long long* scattered, std::in
   const std::int64_t begin = places[static_cast<std::int64_t>(blockIdx.x) * part_blocks];
   const std::int64_t end =
       blockIdx.x + 1 < gridDim.x ? static_cast<std::int64_t>(places[static_cast<std::int64_t>(blockIdx.x + 1) * part_blocks]) : n;
-  if constexpr (!aggregate) {
-    // Variant 5: no warp collectives, so each thread loads `unroll` keys before it inserts
-    // any: that many loads in flight, not one (a bucket is read once, at bandwidth).
-    constexpr int unroll = 8;
-    for (std::int64_t base_i = begin + threadIdx.x; base_i < end; base_i += unroll * table_threads) {
-      if (atomicOr(&overflow, 0) != 0) break;  // everything is counted again with a global table
-      unsigned long long u[unroll];
-#pragma unroll
-      for (int k = 0; k < unroll; ++k) {
-        const std::int64_t i = base_i + static_cast<std::int64_t>(k) * table_threads;
-        u[k] = i < end ? scattered[i] : ht::empty_key;
-      }
-#pragma unroll
-      for (int k = 0; k < unroll; ++k) {
-        const std::int64_t i = base_i + static_cast<std::int64_t>(k) * table_threads;
-        if (i >= end) break;
-        if (u[k] == ht::empty_key) {
-          atomicAdd(&sentinel, 1ull);
-        } else {
-          ht::shared_insert<bucket_slots>(table_keys, table_counts, &used, &overflow, bucket_max_keys, u[k], 1u);
-        }
-      }
-    }
-  }
   // Every lane of a warp runs the same rounds (the match needs the whole warp).
-  for (std::int64_t base_i = begin + (threadIdx.x - lane); aggregate && base_i < end; base_i += table_threads) {
+  for (std::int64_t base_i = begin + (threadIdx.x - lane); base_i < end; base_i += table_threads) {
     // Another warp's overflow ends this one too (everything is counted again with a global
     // table); an atomic read, because other warps write the flag while this one runs.
     const int seen = lane == 0 ? atomicOr(&overflow, 0) : 0;
@@ -557,9 +533,7 @@ two_level_plan plan_two_level(std::int64_t n, const config& cfg) {
     return p;
   p.use = true;
   while ((bucket_planned_keys << p.bucket_bits) < expected) ++p.bucket_bits;
-  // As many blocks as are resident at once: 4 a SM with 32 KB of staged keys, 3 with 64 KB
-  // (one wave; a second, partial wave would leave most SMs idle at the end).
-  const std::int64_t most_blocks = static_cast<std::int64_t>(counting::multiprocessor_count()) * (p.wide ? 3 : 4);
+  const std::int64_t most_blocks = static_cast<std::int64_t>(counting::multiprocessor_count()) * 4;
   const std::int64_t tiles = wb::ceil_div(n, static_cast<std::int64_t>(part_tile));
   p.part_blocks = static_cast<unsigned>(tiles < most_blocks ? tiles : most_blocks);
   p.slice = wb::ceil_div(tiles, static_cast<std::int64_t>(p.part_blocks)) * part_tile;
