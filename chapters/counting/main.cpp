@@ -359,15 +359,14 @@ int run_all(const options& o) {
     }
     if (o.tune && s == 7) {
       configs.clear();
-      for (int v = 0; v <= 5; ++v) {
+      for (int v = 0; v <= 4; ++v) {
         counting::config c = cfg;
         c.variant = v;
         static const char* const names[] = {"",
                                             " v1 one-level, one atomic per item, 3/4 full",
                                             " v2 one-level, warp-aggregated, 3/4 full",
                                             " v3 two-level",
-                                            " v4 one-level, one atomic per item, half full",
-                                            " v5 two-level, 8192-slot bucket tables, one atomic per item"};
+                                            " v4 one-level, one atomic per item, half full"};
         configs.push_back({c, names[v]});  // variant 0 (one-level, half full) is the stage's default
       }
     }
@@ -475,8 +474,8 @@ int main(int argc, char** argv) {
   auto* input = app.add_option("--input", o.input, "the items themselves, comma separated (e.g. 3,1,6,2,1,3,6)");
   app.add_option("--input-file", o.input_file, "read the items from a file (whitespace separated, # comments)")
       ->excludes(input);
-  app.add_option("--variant", o.variant, "stage 6's counter layout: 0 16-bit atomics, 1 16-bit plain, 2 8-bit plain, 3 per-warp; stage 7: 0 one-level half-full, warp-aggregated (default), 1 one atomic per item 3/4 full, 2 warp-aggregated 3/4 full, 3 two-level, 4 one atomic per item half full, 5 two-level with larger buckets, no aggregation")
-      ->check(CLI::Range(0, 5));
+  app.add_option("--variant", o.variant, "stage 6's counter layout: 0 16-bit atomics, 1 16-bit plain, 2 8-bit plain, 3 per-warp; stage 7: 0 one-level half-full, warp-aggregated (default), 1 one atomic per item 3/4 full, 2 warp-aggregated 3/4 full, 3 two-level, 4 one atomic per item half full")
+      ->check(CLI::Range(0, 4));
   app.add_option("--blocks-per-sm", o.blocks_per_sm, "stage 6's resident blocks per SM (0: as many as fit)")
       ->check(CLI::Range(0, 32));
   app.add_option("--chunk", o.chunk, "stage 8's items per transfer (default 2^24)")->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 31));

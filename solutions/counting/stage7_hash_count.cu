@@ -176,12 +176,12 @@ __global__ void write_table_kernel(const unsigned long long* keys, const unsigne
 
 // ---- The two-level count (variant 3) -----------------------------------------------------------
 constexpr int part_threads = 512;                   // bucket_count and bucket_scatter
+constexpr int part_items = 8;                       // keys a thread, per tile
+constexpr int part_tile = part_threads * part_items;  // 4096 keys staged per tile (32 KB)
 constexpr int max_bucket_bits = 10;                 // at most 1024 buckets
-// Two shapes: variant 3 (tiles of 8 keys a thread, 4096-slot bucket tables for ~2048 keys,
-// warp-aggregated) and variant 5 (16 keys a thread, 8192-slot tables for ~4096 keys, so half
-// as many buckets and twice the keys of a bucket per tile; one shared atomic per item).
-// A bucket table holds at most 3/4 of its slots; more distinct keys: overflow.
-constexpr unsigned max_keys_of(int slots) { return static_cast<unsigned>(slots) * 3u / 4u; }
+constexpr int bucket_slots = 4096;                  // a bucket's table: 32 KB keys + 16 KB counts
+constexpr unsigned bucket_max_keys = bucket_slots * 3 / 4;  // more distinct keys: overflow
+constexpr std::int64_t bucket_planned_keys = 2048;  // buckets are planned for this many (load 1/2)
 constexpr int table_threads = 512;                  // bucket_table
 
 // 1a. counts[b * blocks + g] = keys in block g's slice [g * slice, (g + 1) * slice) whose
@@ -207,11 +207,9 @@ __global__ void bucket_count_kernel(const std::int64_t* in, std::int64_t n, std:
 // tile's keys of its bucket (a shared atomicAdd), scan the tile's bucket counts, stage the
 // keys in shared memory grouped by bucket, then write the staged keys in order, so that
 // neighbouring threads write neighbouring places.
-template <int part_items>
 __global__ void bucket_scatter_kernel(const std::int64_t* in, std::int64_t n, std::int64_t slice, int bucket_bits,
                                       const unsigned* places, unsigned long long* out) {
-  constexpr int part_tile = part_threads * part_items;
-  unsigned long long* staged = wb::dynamic_shared<unsigned long long>();  // part_tile keys
+  __shared__ unsigned long long staged[part_tile];
   __shared__ unsigned cursor[1 << max_bucket_bits];      // the next place of each bucket
   __shared__ unsigned tile_start[1 << max_bucket_bits];  // the tile's counts, then their scan
   const int buckets = 1 << bucket_bits;
@@ -279,11 +277,9 @@ __global__ void bucket_scatter_kernel(const std::int64_t* in, std::int64_t n, st
 // keys/counts (one global atomicAdd per block reserves its places; the order is the sort's
 // business). Lanes with equal keys add together (__match_any_sync), as in insert_kernel:
 // a hot key costs one shared atomic per warp.
-template <int bucket_slots, bool aggregate>
 __global__ void bucket_table_kernel(const unsigned long long* scattered, std::int64_t n, const unsigned* places,
                                     unsigned part_blocks, unsigned long long* keys, unsigned long long* counts,
                                     table_state* state) {
-  constexpr unsigned bucket_max_keys = max_keys_of(bucket_slots);
   unsigned long long* table_keys = wb::dynamic_shared<unsigned long long>();
   auto* table_counts = reinterpret_cast<unsigned*>(table_keys + bucket_slots);
   __shared__ unsigned used, written;
@@ -317,7 +313,7 @@ __global__ void bucket_table_kernel(const unsigned long long* scattered, std::in
     const bool valid = i < end;
     const unsigned long long u = valid ? scattered[i] : 0;
     const unsigned valid_lanes = __ballot_sync(0xffffffffu, valid);
-    const unsigned peers = aggregate ? __match_any_sync(0xffffffffu, u) & valid_lanes : (valid ? 1u << lane : 0u);
+    const unsigned peers = __match_any_sync(0xffffffffu, u) & valid_lanes;
     if (!valid || (peers & lanes_below) != 0) continue;
     const auto count = static_cast<unsigned>(__popc(peers));
     if (u == ht::empty_key) {
@@ -509,9 +505,6 @@ table_state build(const std::int64_t* in, std::int64_t n, const layout& l, std::
 // ---- the two-level plan and its memory ----
 struct two_level_plan {
   bool use = false;
-  bool wide = false;          // variant 5's shape (see max_keys_of)
-  int part_items = 8;         // keys a thread per scatter tile
-  int bucket_slots = 4096;    // slots of a bucket's shared table
   int bucket_bits = 0;
   unsigned part_blocks = 1;   // blocks of bucket_count/bucket_scatter
   std::int64_t slice = 0;     // keys per such block
@@ -523,13 +516,7 @@ struct two_level_plan {
 two_level_plan plan_two_level(std::int64_t n, const config& cfg) {
   two_level_plan p;
   const std::int64_t expected = cfg.expected_distinct > 0 && cfg.expected_distinct < n ? cfg.expected_distinct : n;
-  p.wide = cfg.variant == 5;
-  p.part_items = p.wide ? 16 : 8;
-  p.bucket_slots = p.wide ? 8192 : 4096;
-  const std::int64_t bucket_planned_keys = p.bucket_slots / 2;  // buckets are planned at load 1/2
-  const std::int64_t part_tile = std::int64_t{part_threads} * p.part_items;
-  if ((cfg.variant != 3 && cfg.variant != 5) || n <= 0 || n > 0xFFFFFFFFll ||
-      expected > (bucket_planned_keys << max_bucket_bits))
+  if (cfg.variant != 3 || n <= 0 || n > 0xFFFFFFFFll || expected > (bucket_planned_keys << max_bucket_bits))
     return p;
   p.use = true;
   while ((bucket_planned_keys << p.bucket_bits) < expected) ++p.bucket_bits;
@@ -538,7 +525,7 @@ two_level_plan plan_two_level(std::int64_t n, const config& cfg) {
   p.part_blocks = static_cast<unsigned>(tiles < most_blocks ? tiles : most_blocks);
   p.slice = wb::ceil_div(tiles, static_cast<std::int64_t>(p.part_blocks)) * part_tile;
   p.part_blocks = static_cast<unsigned>(wb::ceil_div(n, p.slice));
-  p.max_pairs = (std::int64_t{1} << p.bucket_bits) * max_keys_of(p.bucket_slots);
+  p.max_pairs = (std::int64_t{1} << p.bucket_bits) * bucket_max_keys;
   return p;
 }
 
@@ -577,28 +564,6 @@ two_level_layout place_two_level(void* base, std::int64_t n, const two_level_pla
   return l;
 }
 
-// Steps 1b and 1c with one of the two shapes (two_level_plan).
-template <int part_items, int bucket_slots, bool aggregate>
-void launch_buckets(const std::int64_t* in, std::int64_t n, const two_level_layout& l, const two_level_plan& p,
-                    phase_clock& clock) {
-  // Both kernels take more than 48 KiB of shared memory with their static arrays in some
-  // shapes, past the default limit, which wb::launch raises only for dynamic sizes above
-  // 48 KiB: raise it here.
-  const std::size_t staged = std::size_t{part_threads} * part_items * sizeof(unsigned long long);
-  WB_CHECK(cudaFuncSetAttribute(bucket_scatter_kernel<part_items>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                static_cast<int>(staged)));
-  wb::launch({p.part_blocks, part_threads, staged}, bucket_scatter_kernel<part_items>, in, n, p.slice, p.bucket_bits,
-             static_cast<const unsigned*>(l.places), l.scattered);
-  clock.mark("bucket_scatter");
-  const std::size_t table = std::size_t{bucket_slots} * (sizeof(unsigned long long) + sizeof(unsigned));
-  WB_CHECK(cudaFuncSetAttribute(bucket_table_kernel<bucket_slots, aggregate>,
-                                cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(table)));
-  wb::launch({static_cast<unsigned>(1u << p.bucket_bits), table_threads, table},
-             bucket_table_kernel<bucket_slots, aggregate>, static_cast<const unsigned long long*>(l.scattered), n,
-             static_cast<const unsigned*>(l.places), p.part_blocks, reinterpret_cast<unsigned long long*>(l.keys[0]),
-             reinterpret_cast<unsigned long long*>(l.values[0]), l.state);
-}
-
 table_state build_two_level(const std::int64_t* in, std::int64_t n, const two_level_layout& l,
                             const two_level_plan& p, phase_clock& clock) {
   const int buckets = 1 << p.bucket_bits;
@@ -607,11 +572,18 @@ table_state build_two_level(const std::int64_t* in, std::int64_t n, const two_le
   clock.mark("bucket_count");
   detail::exclusive_scan(l.places, static_cast<std::int64_t>(buckets) * p.part_blocks, l.scan_scratch);
   clock.mark("scan");
-  if (p.wide) {
-    launch_buckets<16, 8192, false>(in, n, l, p, clock);
-  } else {
-    launch_buckets<8, 4096, true>(in, n, l, p, clock);
-  }
+  wb::launch({p.part_blocks, part_threads}, bucket_scatter_kernel, in, n, p.slice, p.bucket_bits,
+             static_cast<const unsigned*>(l.places), l.scattered);
+  clock.mark("bucket_scatter");
+  const std::size_t shared = bucket_slots * (sizeof(unsigned long long) + sizeof(unsigned));
+  // 48 KiB of dynamic shared memory plus the kernel's few static bytes is past the default
+  // limit, which wb::launch raises only for dynamic sizes above 48 KiB: raise it here.
+  WB_CHECK(cudaFuncSetAttribute(bucket_table_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                static_cast<int>(shared)));
+  wb::launch({static_cast<unsigned>(buckets), table_threads, shared}, bucket_table_kernel,
+             static_cast<const unsigned long long*>(l.scattered), n, static_cast<const unsigned*>(l.places),
+             p.part_blocks, reinterpret_cast<unsigned long long*>(l.keys[0]),
+             reinterpret_cast<unsigned long long*>(l.values[0]), l.state);
   clock.mark("bucket_table");
   table_state host{};
   WB_CHECK(cudaMemcpy(&host, l.state, sizeof host, cudaMemcpyDeviceToHost));
