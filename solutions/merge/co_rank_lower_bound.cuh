@@ -19,10 +19,11 @@
 
 namespace merge::WB_TRACK {
 
+// The search itself, over a range [low, high] already known to hold the answer (the whole
+// range for co_rank_lower_bound below; the S positions under a grid point for stage 6's
+// sampled partition pass, partition.cuh).
 template <class K, class Index>
-__host__ __device__ inline Index co_rank_lower_bound(Index k, const K* A, Index m, const K* B, Index n) {
-  Index low = max_of<Index>(0, k - n);  // the answer lies in [low, high]
-  Index high = min_of(k, m);
+__host__ __device__ inline Index co_rank_lower_bound_within(Index k, const K* A, const K* B, Index low, Index high) {
   while (low < high) {
     const Index mid = low + (high - low) / 2;  // low <= mid < high: A[mid] and B[k-1-mid] exist
     if (B[k - 1 - mid] < A[mid]) {
@@ -32,6 +33,12 @@ __host__ __device__ inline Index co_rank_lower_bound(Index k, const K* A, Index 
     }
   }
   return low;
+}
+
+template <class K, class Index>
+__host__ __device__ inline Index co_rank_lower_bound(Index k, const K* A, Index m, const K* B, Index n) {
+  // The answer lies in [max(0, k-n), min(k, m)].
+  return co_rank_lower_bound_within(k, A, B, max_of<Index>(0, k - n), min_of(k, m));
 }
 
 }  // namespace merge::WB_TRACK

@@ -87,17 +87,9 @@ __global__ void coarse_fine_partition_kernel(const K* A, std::int64_t m, const K
   }
   // 2. Fine: the answer is after the last grid point where the test failed and at or before
   // the first where it held; a lower bound over those positions of A and B.
-  std::int64_t low = q_low > q_begin ? ((q_low - 1) << log2_step) + 1 : lo;
-  std::int64_t high = q_low < q_end ? q_low << log2_step : hi;
-  while (low < high) {
-    const std::int64_t mid = low + (high - low) / 2;
-    if (B[k - 1 - mid] < A[mid]) {
-      high = mid;
-    } else {
-      low = mid + 1;
-    }
-  }
-  partitions[t] = low;
+  const std::int64_t low = q_low > q_begin ? ((q_low - 1) << log2_step) + 1 : lo;
+  const std::int64_t high = q_low < q_end ? q_low << log2_step : hi;
+  partitions[t] = co_rank_lower_bound_within(k, A, B, low, high);
 }
 
 // log2 of the grid step for tiles of tile_items outputs: the largest power of two dividing
