@@ -16,8 +16,8 @@
 // (README, run 5), the insert of 2^26 keys takes ~1.6 ms whether the table holds 2^12 or 2^20
 // keys (86% L2 hits, 0.7 GB from DRAM: not memory-bound): ~45 G random global atomics a
 // second is the ceiling of this design. Variant 4 is 2% faster than 0 on uniform keys, but
-// 2.9x slower on zipf-like keys, where the warp aggregation merges the hot key's atomics. cfg.variant 3 is TWO-LEVEL, the same idea twice, so
-// that every atomic is in shared memory:
+// 2.9x slower on zipf-like keys, where the warp aggregation merges the hot key's atomics.
+// cfg.variant 3 is TWO-LEVEL, the same idea twice, so that every atomic is in shared memory:
 //   1a. bucket_count: split the keys into P = 2^bucket_bits buckets by hash (P sized so a
 //       bucket holds ~2048 distinct keys); each block counts its slice's keys per bucket;
 //   1b. a scan turns those counts into places; bucket_scatter writes every key to its bucket
