@@ -365,9 +365,9 @@ int run_all(const options& o) {
         static const char* const names[] = {"",
                                             " v1 one-level, one atomic per item, 3/4 full",
                                             " v2 one-level, warp-aggregated, 3/4 full",
-                                            " v3 two-level",
+                                            " v3 one-level, warp-aggregated, half full",
                                             " v4 one-level, one atomic per item, half full"};
-        configs.push_back({c, names[v]});  // variant 0 (one-level, half full) is the stage's default
+        configs.push_back({c, names[v]});  // variant 0 (two-level) is the stage's default
       }
     }
     if (o.tune && s == 8) {
@@ -474,13 +474,13 @@ int main(int argc, char** argv) {
   auto* input = app.add_option("--input", o.input, "the items themselves, comma separated (e.g. 3,1,6,2,1,3,6)");
   app.add_option("--input-file", o.input_file, "read the items from a file (whitespace separated, # comments)")
       ->excludes(input);
-  app.add_option("--variant", o.variant, "stage 6's counter layout: 0 16-bit atomics, 1 16-bit plain, 2 8-bit plain, 3 per-warp; stage 7: 0 one-level half-full, warp-aggregated (default), 1 one atomic per item 3/4 full, 2 warp-aggregated 3/4 full, 3 two-level, 4 one atomic per item half full")
+  app.add_option("--variant", o.variant, "stage 6's counter layout: 0 16-bit atomics, 1 16-bit plain, 2 8-bit plain, 3 per-warp; stage 7: 0 two-level (default); one-level: 1 one atomic per item 3/4 full, 2 warp-aggregated 3/4 full, 3 warp-aggregated half full, 4 one atomic per item half full")
       ->check(CLI::Range(0, 4));
   app.add_option("--blocks-per-sm", o.blocks_per_sm, "stage 6's resident blocks per SM (0: as many as fit)")
       ->check(CLI::Range(0, 32));
   app.add_option("--chunk", o.chunk, "stage 8's items per transfer (default 2^24)")->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 31));
   app.add_option("--streams", o.streams, "stage 8's streams")->check(CLI::Range(1, 16))->capture_default_str();
-  app.add_flag("--tune", o.tune, "stage 6: every counter layout and blocks per SM; stage 7: its four variants; stage 8: chunk sizes and streams");
+  app.add_flag("--tune", o.tune, "stage 6: every counter layout and blocks per SM; stage 7: its five variants; stage 8: chunk sizes and streams");
   app.add_option("--budget", o.budget_s, "seconds an O(N^2) stage may take before it is refused (default 20 on a GPU, 5 on the cpu backend)")
       ->check(CLI::Range(0.0, 1e6));
   return wb::run_main(app, argc, argv, [&] {

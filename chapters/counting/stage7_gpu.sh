@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Stage 7's measurement run (one GPU call): build the counting targets, run stage 7's checks,
 # then every stage 7 variant against CUB sort + run-length encode in the same process, the
-# phase times of variants 0, 4 and 5, and the sort experiment (own radix sort of the distinct
-# pairs against CUB's SortPairs).
+# phase times of variants 0 (two-level) and 3 (one-level), and the sort experiment (own radix
+# sort of the distinct pairs against CUB's SortPairs).
 #   OUT=<folder> chapters/counting/stage7_gpu.sh
 set -uo pipefail
 out=${OUT:?set OUT}
@@ -12,6 +12,7 @@ cmake -S . -B $b -DWB_CHAPTER_LIST=counting -DWB_DEPS_DIR=$PWD/.carry -DWB_BACKE
   -DCMAKE_CUDA_ARCHITECTURES=90 -DCMAKE_BUILD_TYPE=Release >$out/build.log 2>&1 &&
   cmake --build $b --target counting counting_tests counting_sort_distinct -j16 >>$out/build.log 2>&1 || { tail -40 $out/build.log; exit 1; }
 exe=$b/chapters/counting/counting
+cuobjdump --dump-resource-usage $(find $b -name "stage7_hash_count.cu.o" | grep solution) 2>&1 | grep -E "Function|REG" | grep -A1 -E "bucket|insert" | cut -c1-200 >$out/resources.txt
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader | tee $out/log.txt
 {
   echo "### WB_LARGE=1 counting_tests -ts=counting/7*"; WB_LARGE=1 $b/chapters/counting/counting_tests -ts="counting/7*" 2>&1 | tail -3
@@ -19,7 +20,7 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noh
   echo "### counting $f --dist few --distinct 2^20 --stage 7 --tune"
   $exe $f --dist few --distinct 2^20 --stage 7 --tune --csv $out/stage7_few.csv
   echo "### phases"
-  for v in ${PHASE_VARIANTS:-0 4 5}; do
+  for v in ${PHASE_VARIANTS:-0 3}; do
     COUNTING_STAGE7_PHASES=1 $exe $f --dist few --distinct 2^20 --stage 7 --variant $v --reps 5 2>&1 | grep "phases" | tail -2
   done
   if [ -n "${NCU:-}" ]; then  # where the insert's table accesses go (L2 hit rate, DRAM bytes)
@@ -38,6 +39,8 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noh
   fi
   echo "### sort experiment"
   timeout 120 $b/chapters/counting/counting_sort_distinct
+  echo "### phases, zipf, variant 0"
+  COUNTING_STAGE7_PHASES=1 $exe $f --dist zipf --distinct 2^20 --stage 7 --reps 5 2>&1 | grep "phases" | tail -1
   echo "### counting $f --dist zipf --distinct 2^20 --stage 7 --tune --reps 5"
   $exe $f --dist zipf --distinct 2^20 --stage 7 --tune --reps 5 --csv $out/stage7_zipf.csv
   if [ -z "${SKIP_DISTINCT:-}" ]; then

@@ -41,14 +41,25 @@ __host__ __device__ __forceinline__ std::int64_t unflip(unsigned long long u) {
 
 // MurmurHash3's 64-bit finaliser: every input bit moves every output bit, so keys that
 // differ only in their high bits (or that are multiples of a power of two) still spread.
-__host__ __device__ __forceinline__ unsigned long long mix(unsigned long long x) {
-  x ^= x >> 33;
+// It is a bijection (each step can be undone), so the hash of a key can stand for the key:
+// unmix gives the key back (the two-level count stores hashes).
+__host__ __device__ __forceinline__ constexpr unsigned long long mix(unsigned long long x) {
+  x ^= x >> 33;  // undone by itself: the shift is at least half the word
   x *= 0xff51afd7ed558ccdull;
   x ^= x >> 33;
   x *= 0xc4ceb9fe1a85ec53ull;
   x ^= x >> 33;
   return x;
 }
+__host__ __device__ __forceinline__ constexpr unsigned long long unmix(unsigned long long x) {
+  x ^= x >> 33;
+  x *= 0x9cb4b2f8129337dbull;  // the inverse of 0xc4ceb9fe1a85ec53 modulo 2^64
+  x ^= x >> 33;
+  x *= 0x4f74430c22a54005ull;  // the inverse of 0xff51afd7ed558ccd modulo 2^64
+  x ^= x >> 33;
+  return x;
+}
+static_assert(unmix(mix(0x0123456789abcdefull)) == 0x0123456789abcdefull && unmix(mix(empty_key)) == empty_key);
 
 // The first slot to try: the high half of mix(u) * capacity, an even spread over any
 // capacity (not just powers of two) without a division.
@@ -80,43 +91,50 @@ __device__ __forceinline__ bool insert(table_view<Count> t, unsigned long long u
   return false;
 }
 
-// ---- The two-level count (stage 7's default) -------------------------------------------------
-// The keys are first split into 2^bucket_bits buckets by the TOP bits of mix(u), so every
-// bucket gets about the same number of distinct keys, whatever the keys look like; each
-// bucket is then counted by one block in a small table in shared memory, whose home slot
-// comes from the LOW bits of mix(u) (independent of the bucket).
-__host__ __device__ __forceinline__ unsigned bucket_of(unsigned long long u, int bucket_bits) {
-  return bucket_bits == 0 ? 0u : static_cast<unsigned>(mix(u) >> (64 - bucket_bits));
+// ---- The two-level count (stage 7's variant 3) ---------------------------------------------
+// It works on HASHES, h = mix(u): the bucket of a key is the TOP bits of h, so every bucket
+// gets about the same number of distinct keys whatever the keys look like, and its slot in
+// the bucket's shared-memory table is the LOW bits of h (independent of the bucket). The
+// empty slot is the hash of the empty key, so the one key whose hash it is, INT64_MAX, is
+// still the one counted on the side.
+inline constexpr unsigned long long hashed_empty_key = mix(empty_key);
+
+__host__ __device__ __forceinline__ unsigned bucket_of_hash(unsigned long long h, int bucket_bits) {
+  return bucket_bits == 0 ? 0u : static_cast<unsigned>(h >> (64 - bucket_bits));
 }
 
-// Adds `count` occurrences of u (u != empty_key) to a shared-memory table of `slots` slots (a
-// power of two). `used` counts the claimed slots; when a claim would make it exceed
-// `max_keys`, or a probe finds every slot taken, *overflow is set and the key is dropped (the
-// caller then counts everything again with a global table).
+// Adds `count` occurrences of hash h (h != hashed_empty_key) to a shared-memory table of
+// `slots` slots (a power of two) and returns true; returns false, adding nothing, when h is
+// new and the table already holds `max_keys` keys (max_keys < slots, so a probe always meets
+// an empty slot or h). `used` counts the keys: a thread takes a ticket from it BEFORE it
+// claims a slot and gives the ticket back if another thread claimed that slot first, so a
+// full table never fills its remaining slots with refused keys (which would make every
+// later probe for a new key run through all of them).
 template <int slots>
-__device__ __forceinline__ void shared_insert(unsigned long long* keys, unsigned* counts, unsigned* used,
-                                              int* overflow, unsigned max_keys, unsigned long long u,
-                                              unsigned count) {
-  unsigned h = static_cast<unsigned>(mix(u)) & (slots - 1u);
-  for (int probe = 0; probe < slots; ++probe) {
-    unsigned long long here = keys[h];
-    if (here == empty_key) {
-      here = atomicCAS(&keys[h], empty_key, u);
-      if (here == empty_key) {
-        if (atomicAdd(used, 1u) >= max_keys) {
-          atomicExch(overflow, 1);
-          return;
-        }
-        here = u;
+__device__ __forceinline__ bool shared_add_hashed(unsigned long long* keys, unsigned* counts, unsigned* used,
+                                                  unsigned max_keys, unsigned long long h, unsigned count) {
+  unsigned s = static_cast<unsigned>(h) & (slots - 1u);
+  for (int probe = 0; probe < slots; ++probe) {  // (it ends sooner: see above)
+    unsigned long long here = keys[s];
+    if (here == hashed_empty_key) {  // h is not in the table (no key is ever removed)
+      if (atomicAdd(used, 1u) >= max_keys) {
+        atomicSub(used, 1u);
+        return false;
+      }
+      here = atomicCAS(&keys[s], hashed_empty_key, h);
+      if (here == hashed_empty_key) {
+        here = h;
+      } else {
+        atomicSub(used, 1u);  // someone else's key: look at it below
       }
     }
-    if (here == u) {
-      atomicAdd(&counts[h], count);
-      return;
+    if (here == h) {
+      atomicAdd(&counts[s], count);
+      return true;
     }
-    h = (h + 1u) & (slots - 1u);
+    s = (s + 1u) & (slots - 1u);
   }
-  atomicExch(overflow, 1);
+  return false;
 }
 
 }  // namespace counting::WB_TRACK::hash_table

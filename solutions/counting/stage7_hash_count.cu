@@ -2,42 +2,40 @@
 //
 // The library way to count int64 keys is to sort all N of them (CUB radix sort: 8 passes over
 // the data) and run-length encode the runs (the baseline). But only the DISTINCT keys need to
-// be in order. So:
-//   1. insert: every item finds or claims its key's slot in a hash table with room for the
-//      expected number of distinct keys, at most half full (hash_table.cuh), and adds one to
-//      the slot's count: one pass over the items, one atomic each (2^20 keys: 16 MB of keys
-//      and 8 MB of counts, which the H100's 50 MB L2 should hold; measured, see the README);
+// be in order. The ONE-LEVEL count (cfg.variants 1-4):
+//   1. insert: every item finds or claims its key's slot in a global hash table with room for
+//      the expected number of distinct keys (hash_table.cuh), and adds one to the slot's
+//      count: one pass over the items, one random global atomic each;
 //   2. compact: the occupied slots are packed into (key, count) arrays;
 //   3. sort only those pairs by key (sort_pairs.hpp), skipping the key bytes where all keys
 //      agree, and write the table.
-// That is the one-level count: cfg.variant 0 (the default: warp-aggregated, table at most half
-// full), 1 (one atomic per item, 3/4 full), 2 (warp-aggregated, 3/4 full), 4 (one atomic per
-// item, half full). Its insert is a random atomic in a table of many MB. Measured on an H100
-// (README, run 5), the insert of 2^26 keys takes ~1.6 ms whether the table holds 2^12 or 2^20
-// keys (86% L2 hits, 0.7 GB from DRAM: not memory-bound): ~45 G random global atomics a
-// second is the ceiling of this design. Variant 4 is 2% faster than 0 on uniform keys, but
-// 2.9x slower on zipf-like keys, where the warp aggregation merges the hot key's atomics.
-// cfg.variant 3 is TWO-LEVEL, the same idea twice, so that every atomic is in shared memory:
-//   1a. bucket_count: split the keys into P = 2^bucket_bits buckets by hash (P sized so a
-//       bucket holds ~2048 distinct keys); each block counts its slice's keys per bucket;
-//   1b. a scan turns those counts into places; bucket_scatter writes every key to its bucket
-//       (a counting-sort pass, PMPP ch. 13, staged through shared memory so the writes are
-//       runs of neighbours);
-//   1c. bucket_table: one block per bucket counts its keys in a hash table in shared memory
-//       and appends its (key, count) pairs: steps 1 and 2 in one kernel;
-//   3.  sort the distinct pairs, as above.
-// It moves the keys three times (read, read + write, read) instead of once, but at full
-// bandwidth, instead of one random global atomic per key. A bucket with more distinct keys
-// than its shared table holds (wrong hint, all keys distinct) sends the count back to the
-// one-level table, sized for N keys. Measured on an H100 (README, run 3), the two-level count
-// was SLOWER than the half-full one-level table (3.36 vs 2.38 ms at 2^26 keys, 2^20 distinct;
-// 13.5 vs 3.4 ms on zipf-like keys, where one block gets the hot key's whole bucket), so it is
-// a variant, not the default.
-// The table's size comes from cfg.expected_distinct (like reserve() on a std::unordered_map).
-// If more distinct keys turn up than fit, the insert reports it and the stage starts again
-// with a table big enough for N distinct keys: a wrong hint costs time, never a wrong count.
-// Between steps 2 and 3 the host reads back five numbers (distinct keys, the side count of
-// INT64_MAX, the overflow flag, the OR and AND of the keys) to size the sort.
+// Variants: 1 one atomic per item, table 3/4 full; 2 warp-aggregated, 3/4 full; 3
+// warp-aggregated, half full; 4 one atomic per item, half full. Measured on an H100 (README,
+// run 5), the insert of 2^26 keys takes ~1.6 ms whether the table holds 2^12 or 2^20 keys
+// (86% L2 hits, 0.7 GB from DRAM: not memory-bound): ~45 G random global atomics a second is
+// the ceiling of this design, 2.3x CUB at best.
+// The TWO-LEVEL count (cfg.variant 0, the default) does the same twice, so that almost every
+// atomic is in shared memory (PMPP ch. 9's privatization, made possible by a partition first):
+//   1a. bucket_scatter: hash every key once, h = mix(u) (a bijection, so the hash stands for
+//       the key), and write h to bucket b = the top bits of h (a counting-sort pass, PMPP ch.
+//       13, staged through shared memory so the writes are runs of neighbours). A bucket has
+//       a fixed run of places, its fair share plus 1/8, so no count pass has to come first;
+//       the keys past a full bucket (a hot key) spill into a one-level table;
+//   1b. bucket_table: one block per bucket counts its keys in a hash table in shared memory
+//       and appends its (key, count) pairs; the spill table's pairs are appended after them;
+//   3.  sort the pairs as above and write the table, adding up a key's two pairs (its
+//       bucket's and the spill table's) where keys spilled.
+// It moves the keys three times (read; write; read) instead of once, at near bandwidth,
+// instead of one random global atomic per key: 1.37-1.48 ms against the one-level 1.99 ms at
+// 2^26 keys, 2^20 distinct (README, session 3). With more expected distinct keys than 1024
+// buckets hold (all keys distinct), or N >= 2^32, variant 0 counts with the one-level table
+// (half full, warp-aggregated, as variant 3).
+// The tables' sizes come from cfg.expected_distinct (like reserve() on a std::unordered_map).
+// If more distinct keys turn up than fit, the count reports it and the stage starts again
+// with a one-level table big enough for N distinct keys: a wrong hint costs time, never a
+// wrong count. Between steps 2 and 3 the host reads back a few numbers (distinct keys, the
+// side count of INT64_MAX, the overflow flag, the OR and AND of the keys, the keys that
+// spilled) to size the sort.
 #include <cstdio>
 #include <cstdlib>
 #include <stdexcept>
@@ -64,13 +62,14 @@ struct table_state {
   unsigned long long overflow;        // set by insert when the table was full
   unsigned long long key_or;          // OR and AND of the flipped keys in the table:
   unsigned long long key_and;         // the bits where they differ are the ones to sort by
+  unsigned long long spilled;         // two-level: items past their bucket's capacity
 };
 
 constexpr int block = 256;
 
 template <class Count>
 __global__ void clear_table_kernel(ht::table_view<Count> t, table_state* state) {
-  if (wb::global_thread_index() == 0) *state = table_state{0, 0, 0, 0, ~0ull};
+  if (wb::global_thread_index() == 0) *state = table_state{0, 0, 0, 0, ~0ull, 0};
   for (std::int64_t i = wb::global_thread_index(); i < static_cast<std::int64_t>(t.capacity);
        i += wb::grid_thread_count()) {
     t.keys[i] = ht::empty_key;
@@ -174,112 +173,160 @@ __global__ void write_table_kernel(const unsigned long long* keys, const unsigne
 }
 
 
-// ---- The two-level count (variant 3) -----------------------------------------------------------
-constexpr int part_threads = 512;                   // bucket_count and bucket_scatter
-constexpr int part_items = 8;                       // keys a thread, per tile
-constexpr int part_tile = part_threads * part_items;  // 4096 keys staged per tile (32 KB)
-constexpr int max_bucket_bits = 10;                 // at most 1024 buckets
-constexpr int bucket_slots = 4096;                  // a bucket's table: 32 KB keys + 16 KB counts
-constexpr unsigned bucket_max_keys = bucket_slots * 3 / 4;  // more distinct keys: overflow
-constexpr std::int64_t bucket_planned_keys = 2048;  // buckets are planned for this many (load 1/2)
-constexpr int table_threads = 512;                  // bucket_table
+// ---- The two-level count (variant 0) -----------------------------------------------------------
+// Every key is hashed once, h = mix(u) (a bijection: the hash stands for the key), and from
+// then on the count works on hashes. Bucket b = the top bucket_bits of h owns a fixed run of
+// `capacity` places in `bucketed`: its fair share of the items plus 1/8, so no count pass
+// is needed to place the buckets. What does not fit (a hot key's bucket) spills into the
+// one-level global table of variants 1-4, whose pairs join the buckets' before the sort.
+constexpr int scatter_threads = 512;
+constexpr int scatter_items = 16;                                  // keys a thread, per tile
+constexpr int scatter_tile = scatter_threads * scatter_items;      // 8192 keys: 64 KB staged
+constexpr int max_bucket_bits = 10;                                // at most 1024 buckets
+constexpr int bucket_slots = 8192;                                 // 64 KB of keys, 32 KB of counts
+constexpr unsigned bucket_max_keys = bucket_slots * 3 / 4;         // more distinct keys: overflow
+constexpr std::int64_t bucket_planned_keys = bucket_slots / 4;     // buckets are planned 1/4 full
+constexpr int table_threads = 512;
 
-// 1a. counts[b * blocks + g] = keys in block g's slice [g * slice, (g + 1) * slice) whose
-// bucket is b (bucket-major, so one exclusive scan gives every (bucket, block) its place).
-__global__ void bucket_count_kernel(const std::int64_t* in, std::int64_t n, std::int64_t slice, int bucket_bits,
-                                    unsigned* counts) {
-  __shared__ unsigned histogram[1 << max_bucket_bits];
-  const int buckets = 1 << bucket_bits;
-  for (int b = static_cast<int>(threadIdx.x); b < buckets; b += part_threads) histogram[b] = 0;
-  __syncthreads();
-  const std::int64_t begin = static_cast<std::int64_t>(blockIdx.x) * slice;
-  const std::int64_t end = begin + slice < n ? begin + slice : n;
-  for (std::int64_t i = begin + threadIdx.x; i < end; i += part_threads) {
-    atomicAdd(&histogram[ht::bucket_of(ht::flip(in[i]), bucket_bits)], 1u);
+// 1a. Per tile of 8192 keys: hash each key and count the tile's keys per bucket (shared
+// atomics), scan those counts, reserve each bucket's run of places with one global
+// atomicAdd on fill[b], stage the tile in shared memory in bucket order (the order within a
+// bucket does not matter to a count), and write it out, so that neighbouring threads write
+// neighbouring places (runs of ~32 keys for 256 buckets). A key whose place is past its
+// bucket's capacity spills: lanes with equal keys add together (__match_any_sync), into a
+// small table in the block's shared memory (a hot key spills again and again: that keeps
+// its atomics on the SM), which goes into the global spill table when the block ends, or
+// straight into the global spill table when the small one is full.
+template <class Count>
+__device__ void spill_one(ht::table_view<Count> spill, unsigned long long h, unsigned count, table_state* state) {
+  const unsigned long long u = ht::unmix(h);
+  if (u == ht::empty_key) {
+    atomicAdd(&state->sentinel_count, static_cast<unsigned long long>(count));
+  } else if (!ht::insert(spill, u, static_cast<Count>(count))) {
+    state->overflow = 1;
   }
-  __syncthreads();
-  for (int b = static_cast<int>(threadIdx.x); b < buckets; b += part_threads)
-    counts[static_cast<std::int64_t>(b) * gridDim.x + blockIdx.x] = histogram[b];
 }
 
-// 1b. Block g moves its slice's keys (flipped) to their buckets: places[b * blocks + g] is
-// where its first key of bucket b goes. Per tile of 4096 keys: rank each key among the
-// tile's keys of its bucket (a shared atomicAdd), scan the tile's bucket counts, stage the
-// keys in shared memory grouped by bucket, then write the staged keys in order, so that
-// neighbouring threads write neighbouring places.
-__global__ void bucket_scatter_kernel(const std::int64_t* in, std::int64_t n, std::int64_t slice, int bucket_bits,
-                                      const unsigned* places, unsigned long long* out) {
-  __shared__ unsigned long long staged[part_tile];
-  __shared__ unsigned cursor[1 << max_bucket_bits];      // the next place of each bucket
-  __shared__ unsigned tile_start[1 << max_bucket_bits];  // the tile's counts, then their scan
+constexpr int spill_cache_slots = 512;
+constexpr unsigned spill_cache_keys = spill_cache_slots / 2;
+
+template <class Count>
+__global__ void __launch_bounds__(scatter_threads, 2)
+    bucket_scatter_kernel(const std::int64_t* in, std::int64_t n, int bucket_bits, std::int64_t capacity,
+                          unsigned long long* bucketed, unsigned long long* fill, ht::table_view<Count> spill,
+                          table_state* state) {
+  unsigned long long* staged = wb::dynamic_shared<unsigned long long>();
+  __shared__ unsigned cursor[1 << max_bucket_bits];       // the tile's keys per bucket, then the next place in staged
+  __shared__ unsigned fits_below[1 << max_bucket_bits];   // staged[j] of bucket b fits if j < fits_below[b]...
+  __shared__ long long to_bucketed[1 << max_bucket_bits];  // ...and then goes to bucketed[j + to_bucketed[b]]
+  __shared__ unsigned long long cache_keys[spill_cache_slots];  // the block's spilled keys (hashes)
+  __shared__ unsigned cache_counts[spill_cache_slots];
+  __shared__ unsigned cache_used;
+  __shared__ unsigned long long spilled;
   const int buckets = 1 << bucket_bits;
-  const int per_thread = (buckets + part_threads - 1) / part_threads;  // 1 or 2
-  for (int b = static_cast<int>(threadIdx.x); b < buckets; b += part_threads)
-    cursor[b] = places[static_cast<std::int64_t>(b) * gridDim.x + blockIdx.x];
-  const std::int64_t begin = static_cast<std::int64_t>(blockIdx.x) * slice;
-  const std::int64_t end = begin + slice < n ? begin + slice : n;
-  for (std::int64_t tile = begin; tile < end; tile += part_tile) {
-    const int items = static_cast<int>(end - tile < part_tile ? end - tile : part_tile);
-    for (int b = static_cast<int>(threadIdx.x); b < buckets; b += part_threads) tile_start[b] = 0;
+  const int per_thread = (buckets + scatter_threads - 1) / scatter_threads;  // 1 or 2
+  const int lane = static_cast<int>(threadIdx.x) & 31;
+  const unsigned lanes_below = (1u << lane) - 1u;
+  for (int s = static_cast<int>(threadIdx.x); s < spill_cache_slots; s += scatter_threads) {
+    cache_keys[s] = ht::hashed_empty_key;
+    cache_counts[s] = 0;
+  }
+  if (threadIdx.x == 0) {
+    cache_used = 0;
+    spilled = 0;
+  }
+  __syncthreads();
+  for (std::int64_t tile = static_cast<std::int64_t>(blockIdx.x) * scatter_tile; tile < n;
+       tile += static_cast<std::int64_t>(gridDim.x) * scatter_tile) {
+    const int items = static_cast<int>(n - tile < scatter_tile ? n - tile : scatter_tile);
+    for (int b = static_cast<int>(threadIdx.x); b < buckets; b += scatter_threads) cursor[b] = 0;
     __syncthreads();
-    unsigned long long key[part_items] = {};
-    unsigned bucket[part_items] = {}, rank[part_items] = {};
+    unsigned long long h[scatter_items];
 #pragma unroll
-    for (int k = 0; k < part_items; ++k) {
-      const int j = k * part_threads + static_cast<int>(threadIdx.x);
-      if (j < items) {
-        key[k] = ht::flip(in[tile + j]);
-        bucket[k] = ht::bucket_of(key[k], bucket_bits);
-        rank[k] = atomicAdd(&tile_start[bucket[k]], 1u);
-      }
+    for (int k = 0; k < scatter_items; ++k) {  // all loads first: 16 in flight per thread
+      const int j = k * scatter_threads + static_cast<int>(threadIdx.x);
+      h[k] = j < items ? ht::mix(ht::flip(__ldcs(reinterpret_cast<const long long*>(in) + tile + j))) : 0;
+    }
+#pragma unroll
+    for (int k = 0; k < scatter_items; ++k) {
+      const int j = k * scatter_threads + static_cast<int>(threadIdx.x);
+      if (j < items) atomicAdd(&cursor[ht::bucket_of_hash(h[k], bucket_bits)], 1u);
     }
     __syncthreads();
-    // Thread t owns buckets [t * per_thread, (t + 1) * per_thread).
+    // Thread t owns buckets [t * per_thread, (t + 1) * per_thread): scan, then reserve.
     unsigned mine = 0;
     for (int q = 0; q < per_thread; ++q) {
       const int b = static_cast<int>(threadIdx.x) * per_thread + q;
-      if (b < buckets) mine += tile_start[b];
+      if (b < buckets) mine += cursor[b];
     }
-    // (the scan's barriers also end the reads above)
     unsigned tile_total = 0;
-    unsigned running = detail::block_exclusive_scan<part_threads>(mine, tile_total);
+    unsigned running = detail::block_exclusive_scan<scatter_threads>(mine, tile_total);
     for (int q = 0; q < per_thread; ++q) {
       const int b = static_cast<int>(threadIdx.x) * per_thread + q;
-      if (b < buckets) {
-        const unsigned c = tile_start[b];
-        tile_start[b] = running;
-        running += c;
+      if (b >= buckets) continue;
+      const unsigned c = cursor[b];
+      if (c > 0) {
+        const auto p = static_cast<std::int64_t>(atomicAdd(&fill[b], static_cast<unsigned long long>(c)));
+        const std::int64_t room = p < capacity ? capacity - p : 0;
+        fits_below[b] = running + static_cast<unsigned>(room < c ? room : c);
+        to_bucketed[b] = static_cast<long long>(b) * capacity + p - running;
       }
+      cursor[b] = running;
+      running += c;
     }
     __syncthreads();
 #pragma unroll
-    for (int k = 0; k < part_items; ++k) {
-      const int j = k * part_threads + static_cast<int>(threadIdx.x);
-      if (j < items) staged[tile_start[bucket[k]] + rank[k]] = key[k];
+    for (int k = 0; k < scatter_items; ++k) {
+      const int j = k * scatter_threads + static_cast<int>(threadIdx.x);
+      if (j < items) staged[atomicAdd(&cursor[ht::bucket_of_hash(h[k], bucket_bits)], 1u)] = h[k];
     }
     __syncthreads();
-    for (int j = static_cast<int>(threadIdx.x); j < items; j += part_threads) {
-      const unsigned long long u = staged[j];
-      const unsigned b = ht::bucket_of(u, bucket_bits);
-      out[cursor[b] + static_cast<unsigned>(j) - tile_start[b]] = u;
+    unsigned spills = 0;  // bit k: this thread's key of round k spills
+#pragma unroll
+    for (int k = 0; k < scatter_items; ++k) {
+      const int j = k * scatter_threads + static_cast<int>(threadIdx.x);
+      if (j < items) {
+        const unsigned long long v = staged[j];
+        const unsigned b = ht::bucket_of_hash(v, bucket_bits);
+        if (static_cast<unsigned>(j) < fits_below[b]) {
+          bucketed[j + to_bucketed[b]] = v;
+        } else {
+          spills |= 1u << k;
+        }
+      }
     }
-    __syncthreads();
-    for (int b = static_cast<int>(threadIdx.x); b < buckets; b += part_threads) {
-      const unsigned next = b + 1 < buckets ? tile_start[b + 1] : static_cast<unsigned>(items);
-      cursor[b] += next - tile_start[b];
+    // Rare (a full bucket): every lane of a warp with a spill takes part in the match.
+    for (unsigned warp_spills = __reduce_or_sync(0xffffffffu, spills); warp_spills != 0;
+         warp_spills &= warp_spills - 1) {
+      const int k = __ffs(static_cast<int>(warp_spills)) - 1;
+      const bool mine_spills = (spills >> k) & 1u;
+      const unsigned long long v = staged[k * scatter_threads + static_cast<int>(threadIdx.x) < items
+                                             ? k * scatter_threads + static_cast<int>(threadIdx.x) : 0];
+      const unsigned peers = __match_any_sync(0xffffffffu, v) & __ballot_sync(0xffffffffu, mine_spills);
+      if (!mine_spills || (peers & lanes_below) != 0) continue;  // the lowest lane of each key adds for all
+      const auto count = static_cast<unsigned>(__popc(peers));
+      atomicAdd(&spilled, static_cast<unsigned long long>(count));
+      if (v == ht::hashed_empty_key ||  // INT64_MAX: the cache's empty slot, counted on the side
+          !ht::shared_add_hashed<spill_cache_slots>(cache_keys, cache_counts, &cache_used, spill_cache_keys, v, count))
+        spill_one(spill, v, count, state);
     }
-    __syncthreads();
+    __syncthreads();  // cursor, fits_below, to_bucketed and staged are reused by the next tile
   }
+  // The block's spilled keys go to the global spill table.
+  for (int s = static_cast<int>(threadIdx.x); s < spill_cache_slots; s += scatter_threads)
+    if (cache_counts[s] > 0) spill_one(spill, cache_keys[s], cache_counts[s], state);
+  if (threadIdx.x == 0 && spilled > 0) atomicAdd(&state->spilled, spilled);
 }
 
-// 1c. Block b counts bucket b (keys [places[b * blocks], places[(b + 1) * blocks]) of the
-// scattered array) in a shared-memory hash table, then appends its occupied slots to
-// keys/counts (one global atomicAdd per block reserves its places; the order is the sort's
-// business). Lanes with equal keys add together (__match_any_sync), as in insert_kernel:
-// a hot key costs one shared atomic per warp.
-__global__ void bucket_table_kernel(const unsigned long long* scattered, std::int64_t n, const unsigned* places,
-                                    unsigned part_blocks, unsigned long long* keys, unsigned long long* counts,
-                                    table_state* state) {
+// 1b. Block b counts bucket b's keys (the first `capacity`; the rest spilled) in a hash table
+// in shared memory and appends its (key, count) pairs to keys/counts (one global atomicAdd
+// reserves the block's places; the order is the sort's business). Neighbouring threads read
+// neighbouring keys, each thread two rounds ahead of its insert, so that enough loads are in
+// flight. A bucket that spilled holds a hot key: there the lanes of a warp with equal keys
+// add together (__match_any_sync), as in insert_kernel, instead of 32 atomics on one counter.
+__global__ void __launch_bounds__(table_threads)
+    bucket_table_kernel(const unsigned long long* bucketed, std::int64_t capacity, const unsigned long long* fill,
+                        unsigned long long* keys, unsigned long long* counts, table_state* state) {
   unsigned long long* table_keys = wb::dynamic_shared<unsigned long long>();
   auto* table_counts = reinterpret_cast<unsigned*>(table_keys + bucket_slots);
   __shared__ unsigned used, written;
@@ -288,7 +335,7 @@ __global__ void bucket_table_kernel(const unsigned long long* scattered, std::in
   const int lane = static_cast<int>(threadIdx.x) & 31;
   const unsigned lanes_below = (1u << lane) - 1u;
   for (int s = static_cast<int>(threadIdx.x); s < bucket_slots; s += table_threads) {
-    table_keys[s] = ht::empty_key;
+    table_keys[s] = ht::hashed_empty_key;
     table_counts[s] = 0;
   }
   if (threadIdx.x == 0) {
@@ -300,27 +347,36 @@ __global__ void bucket_table_kernel(const unsigned long long* scattered, std::in
     key_and = ~0ull;
   }
   __syncthreads();
-  const std::int64_t begin = places[static_cast<std::int64_t>(blockIdx.x) * part_blocks];
-  const std::int64_t end =
-      blockIdx.x + 1 < gridDim.x ? static_cast<std::int64_t>(places[static_cast<std::int64_t>(blockIdx.x + 1) * part_blocks]) : n;
-  // Every lane of a warp runs the same rounds (the match needs the whole warp).
-  for (std::int64_t base_i = begin + (threadIdx.x - lane); base_i < end; base_i += table_threads) {
-    // Another warp's overflow ends this one too (everything is counted again with a global
-    // table); an atomic read, because other warps write the flag while this one runs.
-    const int seen = lane == 0 ? atomicOr(&overflow, 0) : 0;
-    if (__any_sync(0xffffffffu, seen != 0)) break;
-    const std::int64_t i = base_i + lane;
-    const bool valid = i < end;
-    const unsigned long long u = valid ? scattered[i] : 0;
-    const unsigned valid_lanes = __ballot_sync(0xffffffffu, valid);
-    const unsigned peers = __match_any_sync(0xffffffffu, u) & valid_lanes;
-    if (!valid || (peers & lanes_below) != 0) continue;
-    const auto count = static_cast<unsigned>(__popc(peers));
-    if (u == ht::empty_key) {
+  const auto sent = static_cast<std::int64_t>(fill[blockIdx.x]);
+  const bool hot = sent > capacity;  // the same in the whole block
+  const std::int64_t items = hot ? capacity : sent;
+  const unsigned long long* bucket = bucketed + static_cast<std::int64_t>(blockIdx.x) * capacity;
+  auto load = [&](std::int64_t i) { return i < items ? bucket[i] : ht::hashed_empty_key; };
+  auto add = [&](unsigned long long h, unsigned count) {
+    if (h == ht::hashed_empty_key) {
       atomicAdd(&sentinel, static_cast<unsigned long long>(count));
     } else {
-      ht::shared_insert<bucket_slots>(table_keys, table_counts, &used, &overflow, bucket_max_keys, u, count);
+      if (!ht::shared_add_hashed<bucket_slots>(table_keys, table_counts, &used, bucket_max_keys, h, count))
+        atomicExch(&overflow, 1);
     }
+  };
+  // Every thread runs the same rounds (the match needs whole warps); i = round + thread.
+  std::int64_t i = threadIdx.x;
+  unsigned long long ahead1 = load(i), ahead2 = load(i + table_threads);
+  for (; i - static_cast<std::int64_t>(threadIdx.x) < items; i += table_threads) {
+    const unsigned long long h = ahead1;
+    ahead1 = ahead2;
+    ahead2 = load(i + 2 * table_threads);
+    // Another thread's overflow ends the count (everything is counted again with a global
+    // table); without this a full table would make every later insert probe all its slots.
+    if (__any_sync(0xffffffffu, *static_cast<volatile int*>(&overflow) != 0)) break;
+    const bool valid = i < items;
+    if (!hot) {
+      if (valid) add(h, 1u);
+      continue;
+    }
+    const unsigned peers = __match_any_sync(0xffffffffu, h) & __ballot_sync(0xffffffffu, valid);
+    if (valid && (peers & lanes_below) == 0) add(h, static_cast<unsigned>(__popc(peers)));
   }
   __syncthreads();
   if (overflow != 0) {
@@ -335,16 +391,17 @@ __global__ void bucket_table_kernel(const unsigned long long* scattered, std::in
   unsigned long long my_or = 0, my_and = ~0ull;
   for (int s0 = 0; s0 < bucket_slots; s0 += table_threads) {
     const int s = s0 + static_cast<int>(threadIdx.x);
-    const unsigned long long u = table_keys[s];
-    const bool occupied = u != ht::empty_key;
+    const unsigned long long h = table_keys[s];
+    const bool occupied = h != ht::hashed_empty_key;
     const unsigned ballot = __ballot_sync(0xffffffffu, occupied);
     unsigned warp_base = 0;
     if (lane == 0 && ballot != 0) warp_base = atomicAdd(&written, static_cast<unsigned>(__popc(ballot)));
     warp_base = __shfl_sync(0xffffffffu, warp_base, 0);
     if (occupied) {
-      const unsigned long long place = base + warp_base + static_cast<unsigned>(__popc(ballot & lanes_below));
-      keys[place] = u;
-      counts[place] = table_counts[s];
+      const unsigned long long u = ht::unmix(h);
+      const unsigned long long at = base + warp_base + static_cast<unsigned>(__popc(ballot & lanes_below));
+      keys[at] = u;
+      counts[at] = table_counts[s];
       my_or |= u;
       my_and &= u;
     }
@@ -364,8 +421,46 @@ __global__ void bucket_table_kernel(const unsigned long long* scattered, std::in
   }
 }
 
-__global__ void clear_state_kernel(table_state* state) {
-  if (wb::global_thread_index() == 0) *state = table_state{0, 0, 0, 0, ~0ull};
+// After the sort, a key that spilled can be in two pairs (its bucket's and the spill
+// table's), side by side. heads[i] = 1 where a run of equal keys starts; their exclusive scan
+// is then each run's place in the table.
+__global__ void run_heads_kernel(const unsigned long long* keys, std::int64_t count, unsigned* heads) {
+  for (std::int64_t i = wb::global_thread_index(); i < count; i += wb::grid_thread_count())
+    heads[i] = i == 0 || keys[i] != keys[i - 1] ? 1u : 0u;
+}
+
+// The table from sorted pairs whose runs of equal keys are added up; `places` is the scan of
+// heads. INT64_MAX (counted on the side) last.
+__global__ void write_runs_kernel(const unsigned long long* keys, const unsigned long long* counts,
+                                  std::int64_t count, const unsigned* places, unsigned long long sentinel_count,
+                                  device_table<std::int64_t> out) {
+  for (std::int64_t i = wb::global_thread_index(); i < count; i += wb::grid_thread_count()) {
+    const bool head = i == 0 || keys[i] != keys[i - 1];
+    if (head) {
+      unsigned long long total = counts[i];
+      for (std::int64_t j = i + 1; j < count && keys[j] == keys[i]; ++j) total += counts[j];
+      out.values[places[i]] = ht::unflip(keys[i]);
+      out.counts[places[i]] = total;
+    }
+    if (i == count - 1) {
+      std::int64_t size = static_cast<std::int64_t>(places[i]) + (head ? 1 : 0);
+      if (sentinel_count > 0) {
+        out.values[size] = ht::unflip(ht::empty_key);
+        out.counts[size] = sentinel_count;
+        ++size;
+      }
+      *out.size = size;
+    }
+  }
+  if (count == 0 && wb::global_thread_index() == 0) {
+    std::int64_t size = 0;
+    if (sentinel_count > 0) {
+      out.values[0] = ht::unflip(ht::empty_key);
+      out.counts[0] = sentinel_count;
+      size = 1;
+    }
+    *out.size = size;
+  }
 }
 
 // Slots for `expected` distinct keys at no more than 3/4 load, or 1/2 with `half_load` (a
@@ -380,7 +475,7 @@ std::int64_t capacity_for(std::int64_t expected, bool half_load = false) {
 // The one-level table's capacity for this call: from the hint, but never more than N
 // distinct keys need.
 std::int64_t planned_capacity(std::int64_t n, const config& cfg) {
-  const bool half = cfg.variant == 0 || cfg.variant == 4;
+  const bool half = cfg.variant == 0 || cfg.variant == 3 || cfg.variant == 4;
   const std::int64_t most = capacity_for(n, half);
   const std::int64_t hinted = cfg.expected_distinct > 0 ? capacity_for(cfg.expected_distinct, half) : most;
   return hinted < most ? hinted : most;
@@ -443,6 +538,7 @@ class phase_clock {
   ~phase_clock() {
     for (auto& m : marks_) cudaEventDestroy(m.second);
   }
+  bool on() const { return on_; }
   void mark(const char* name) {
     if (!on_) return;
     cudaEvent_t e{};
@@ -506,33 +602,39 @@ table_state build(const std::int64_t* in, std::int64_t n, const layout& l, std::
 struct two_level_plan {
   bool use = false;
   int bucket_bits = 0;
-  unsigned part_blocks = 1;   // blocks of bucket_count/bucket_scatter
-  std::int64_t slice = 0;     // keys per such block
-  std::int64_t max_pairs = 0; // distinct keys the buckets can hold
+  std::int64_t capacity = 0;        // places of each bucket
+  std::int64_t spill_capacity = 0;  // slots of the spill table
+  std::int64_t max_pairs = 0;       // pairs the bucket tables and the spill table can give
 };
 
-// Two-level when asked for (variant 3) and the expected distinct keys (the hint, or N) fit in
-// 1024 buckets of ~2048 planned keys; N below 2^32 (the places are 32-bit).
+// Two-level when asked for (variant 0), N below 2^32 (the tables' counts are 32-bit) and the
+// expected distinct keys (the hint, or N) fit in 1024 buckets planned 1/4 full (shorter
+// probes: the lanes of a warp wait for the longest; measured 0.33-0.46 ms for the tables
+// against 0.53 ms half full, README session 3). A bucket has room for its fair share of N
+// plus 1/8 (for uniform hashes of 2^26 keys into 512 buckets that is 45 standard
+// deviations) plus 1024.
 two_level_plan plan_two_level(std::int64_t n, const config& cfg) {
   two_level_plan p;
   const std::int64_t expected = cfg.expected_distinct > 0 && cfg.expected_distinct < n ? cfg.expected_distinct : n;
-  if (cfg.variant != 3 || n <= 0 || n > 0xFFFFFFFFll || expected > (bucket_planned_keys << max_bucket_bits))
+  if (cfg.variant != 0 || n <= 0 || n > 0xFFFFFFFFll || expected > (bucket_planned_keys << max_bucket_bits))
     return p;
   p.use = true;
   while ((bucket_planned_keys << p.bucket_bits) < expected) ++p.bucket_bits;
-  const std::int64_t most_blocks = static_cast<std::int64_t>(counting::multiprocessor_count()) * 4;
-  const std::int64_t tiles = wb::ceil_div(n, static_cast<std::int64_t>(part_tile));
-  p.part_blocks = static_cast<unsigned>(tiles < most_blocks ? tiles : most_blocks);
-  p.slice = wb::ceil_div(tiles, static_cast<std::int64_t>(p.part_blocks)) * part_tile;
-  p.part_blocks = static_cast<unsigned>(wb::ceil_div(n, p.slice));
-  p.max_pairs = (std::int64_t{1} << p.bucket_bits) * bucket_max_keys;
+  const std::int64_t buckets = std::int64_t{1} << p.bucket_bits;
+  const std::int64_t fair = wb::ceil_div(n, buckets);
+  p.capacity = (fair + fair / 8 + 1024 + 31) / 32 * 32;
+  p.spill_capacity = capacity_for(expected, true);
+  p.max_pairs = buckets * bucket_max_keys + p.spill_capacity;
   return p;
 }
 
 struct two_level_layout {
   table_state* state;
-  unsigned long long* scattered;  // the keys, flipped, grouped by bucket
-  unsigned* places;               // (bucket, block) counts, then their exclusive scan
+  unsigned long long* fill;       // keys sent to each bucket (past its capacity too)
+  unsigned long long* bucketed;   // bucket b's hashes at [b * capacity, (b + 1) * capacity)
+  unsigned long long* spill_keys;
+  unsigned* spill_counts;
+  unsigned* heads;                // run heads of the sorted pairs, then their places
   void* scan_scratch;
   std::uint64_t* keys[2];
   std::uint64_t* values[2];
@@ -540,7 +642,7 @@ struct two_level_layout {
   std::size_t bytes;
 };
 
-two_level_layout place_two_level(void* base, std::int64_t n, const two_level_plan& p) {
+two_level_layout place_two_level(void* base, const two_level_plan& p) {
   auto* b = static_cast<unsigned char*>(base);
   two_level_layout l{};
   std::size_t offset = 0;
@@ -549,58 +651,87 @@ two_level_layout place_two_level(void* base, std::int64_t n, const two_level_pla
     offset += round_up(bytes);
     return at;
   };
-  const std::int64_t entries = (std::int64_t{1} << p.bucket_bits) * p.part_blocks;
-  const auto pairs = static_cast<std::size_t>(p.max_pairs) * sizeof(std::uint64_t);
+  const auto buckets = std::size_t{1} << p.bucket_bits;
+  const auto pairs = static_cast<std::size_t>(p.max_pairs);
+  const auto spill = static_cast<std::size_t>(p.spill_capacity);
   l.state = reinterpret_cast<table_state*>(take(256));
-  l.scattered = reinterpret_cast<unsigned long long*>(take(static_cast<std::size_t>(n) * sizeof(std::uint64_t)));
-  l.places = reinterpret_cast<unsigned*>(take(static_cast<std::size_t>(entries) * sizeof(unsigned)));
-  l.scan_scratch = take(detail::exclusive_scan_scratch_bytes(entries));
+  l.fill = reinterpret_cast<unsigned long long*>(take(buckets * sizeof(unsigned long long)));
+  l.bucketed = reinterpret_cast<unsigned long long*>(
+      take(buckets * static_cast<std::size_t>(p.capacity) * sizeof(unsigned long long)));
+  l.spill_keys = reinterpret_cast<unsigned long long*>(take(spill * sizeof(unsigned long long)));
+  l.spill_counts = reinterpret_cast<unsigned*>(take(spill * sizeof(unsigned)));
+  l.heads = reinterpret_cast<unsigned*>(take(pairs * sizeof(unsigned)));
+  l.scan_scratch = take(detail::exclusive_scan_scratch_bytes(p.max_pairs));
   for (int i = 0; i < 2; ++i) {
-    l.keys[i] = reinterpret_cast<std::uint64_t*>(take(pairs));
-    l.values[i] = reinterpret_cast<std::uint64_t*>(take(pairs));
+    l.keys[i] = reinterpret_cast<std::uint64_t*>(take(pairs * sizeof(std::uint64_t)));
+    l.values[i] = reinterpret_cast<std::uint64_t*>(take(pairs * sizeof(std::uint64_t)));
   }
   l.sort_scratch = take(detail::sort_pairs_scratch_bytes(p.max_pairs));
   l.bytes = offset;
   return l;
 }
 
+// Steps 1a, 1b and 2 of the two-level count; returns the state read back from the device.
 table_state build_two_level(const std::int64_t* in, std::int64_t n, const two_level_layout& l,
                             const two_level_plan& p, phase_clock& clock) {
   const int buckets = 1 << p.bucket_bits;
-  wb::launch({1, 32}, clear_state_kernel, l.state);
-  wb::launch({p.part_blocks, part_threads}, bucket_count_kernel, in, n, p.slice, p.bucket_bits, l.places);
-  clock.mark("bucket_count");
-  detail::exclusive_scan(l.places, static_cast<std::int64_t>(buckets) * p.part_blocks, l.scan_scratch);
-  clock.mark("scan");
-  wb::launch({p.part_blocks, part_threads}, bucket_scatter_kernel, in, n, p.slice, p.bucket_bits,
-             static_cast<const unsigned*>(l.places), l.scattered);
-  clock.mark("bucket_scatter");
-  const std::size_t shared = bucket_slots * (sizeof(unsigned long long) + sizeof(unsigned));
-  // 48 KiB of dynamic shared memory plus the kernel's few static bytes is past the default
-  // limit, which wb::launch raises only for dynamic sizes above 48 KiB: raise it here.
-  WB_CHECK(cudaFuncSetAttribute(bucket_table_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                static_cast<int>(shared)));
-  wb::launch({static_cast<unsigned>(buckets), table_threads, shared}, bucket_table_kernel,
-             static_cast<const unsigned long long*>(l.scattered), n, static_cast<const unsigned*>(l.places),
-             p.part_blocks, reinterpret_cast<unsigned long long*>(l.keys[0]),
+  const ht::table_view<unsigned> spill{l.spill_keys, l.spill_counts, static_cast<unsigned long long>(p.spill_capacity)};
+  wb::launch({grid_for(p.spill_capacity), block}, clear_table_kernel<unsigned>, spill, l.state);
+  WB_CHECK(cudaMemsetAsync(l.fill, 0, static_cast<std::size_t>(buckets) * sizeof(unsigned long long)));
+  clock.mark("clear");
+  const std::int64_t tiles = wb::ceil_div(n, static_cast<std::int64_t>(scatter_tile));
+  const std::int64_t resident = static_cast<std::int64_t>(counting::multiprocessor_count()) * 2;
+  wb::launch({static_cast<unsigned>(tiles < resident ? tiles : resident), scatter_threads,
+              scatter_tile * sizeof(unsigned long long)},
+             bucket_scatter_kernel<unsigned>, in, n, p.bucket_bits, p.capacity, l.bucketed, l.fill, spill, l.state);
+  clock.mark("scatter");
+  const std::size_t table_shared = bucket_slots * (sizeof(unsigned long long) + sizeof(unsigned));
+  auto* table_kernel = bucket_table_kernel;
+  if (clock.on()) {
+    int scatter_per_sm = 0, table_per_sm = 0;
+    WB_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&scatter_per_sm, bucket_scatter_kernel<unsigned>, scatter_threads,
+                                                           scatter_tile * sizeof(unsigned long long)));
+    WB_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&table_per_sm, table_kernel, table_threads, table_shared));
+    std::fprintf(stderr, "two-level: %d buckets of %lld places; blocks per SM: scatter %d, tables %d\n", buckets,
+                 static_cast<long long>(p.capacity), scatter_per_sm, table_per_sm);
+  }
+  wb::launch({static_cast<unsigned>(buckets), table_threads, table_shared},
+             table_kernel, static_cast<const unsigned long long*>(l.bucketed), p.capacity,
+             static_cast<const unsigned long long*>(l.fill), reinterpret_cast<unsigned long long*>(l.keys[0]),
              reinterpret_cast<unsigned long long*>(l.values[0]), l.state);
-  clock.mark("bucket_table");
+  clock.mark("bucket_tables");
   table_state host{};
   WB_CHECK(cudaMemcpy(&host, l.state, sizeof host, cudaMemcpyDeviceToHost));
   clock.mark("readback");
+  if (host.overflow == 0 && host.spilled > 0) {  // the spill table's pairs go after the buckets'
+    wb::launch({grid_for(p.spill_capacity), block}, compact_kernel<unsigned>, spill,
+               reinterpret_cast<unsigned long long*>(l.keys[0]), reinterpret_cast<unsigned long long*>(l.values[0]),
+               l.state);
+    WB_CHECK(cudaMemcpy(&host, l.state, sizeof host, cudaMemcpyDeviceToHost));
+    clock.mark("spill_compact");
+  }
   return host;
 }
 
-// Step 3 and the table: sort the distinct pairs, write them out (INT64_MAX last).
+// Step 3 and the table: sort the distinct pairs, write them out (INT64_MAX last). With
+// `heads` (two-level, when keys spilled) a key may have two pairs, which are added up.
 void sort_and_write(std::uint64_t* keys[2], std::uint64_t* values[2], void* sort_scratch, const table_state& st,
-                    device_table<std::int64_t> out, phase_clock& clock) {
+                    device_table<std::int64_t> out, phase_clock& clock, unsigned* heads = nullptr,
+                    void* scan_scratch = nullptr) {
   const auto distinct = static_cast<std::int64_t>(st.distinct);
   const int result = detail::sort_pairs(keys, values, distinct, st.key_or ^ st.key_and, sort_scratch);
   clock.mark("sort");
-  wb::launch({grid_for(distinct), block}, write_table_kernel,
-             static_cast<const unsigned long long*>(reinterpret_cast<unsigned long long*>(keys[result])),
-             static_cast<const unsigned long long*>(reinterpret_cast<unsigned long long*>(values[result])),
-             distinct, st.sentinel_count, out);
+  const auto* sorted_keys = reinterpret_cast<const unsigned long long*>(keys[result]);
+  const auto* sorted_counts = reinterpret_cast<const unsigned long long*>(values[result]);
+  if (heads == nullptr) {
+    wb::launch({grid_for(distinct), block}, write_table_kernel, sorted_keys, sorted_counts, distinct,
+               st.sentinel_count, out);
+  } else {
+    wb::launch({grid_for(distinct), block}, run_heads_kernel, sorted_keys, distinct, heads);
+    if (distinct > 0) detail::exclusive_scan(heads, distinct, scan_scratch);
+    wb::launch({grid_for(distinct), block}, write_runs_kernel, sorted_keys, sorted_counts, distinct,
+               static_cast<const unsigned*>(heads), st.sentinel_count, out);
+  }
   clock.mark("write");
 }
 
@@ -608,12 +739,12 @@ void sort_and_write(std::uint64_t* keys[2], std::uint64_t* values[2], void* sort
 
 std::size_t count_hash_table_workspace_bytes(std::int64_t n, const config& cfg) {
   const two_level_plan p = plan_two_level(n, cfg);
-  if (p.use) return place_two_level(nullptr, n, p).bytes;
+  if (p.use) return place_two_level(nullptr, p).bytes;
   return place(nullptr, planned_capacity(n, cfg)).bytes;
 }
 
-// cfg.variant: 0 one-level, warp-aggregated, table at most half full (the default, fastest in
-// run 3); 1 one-level, one atomic per item; 2 one-level, warp-aggregated; 3 two-level.
+// cfg.variant: 0 two-level (the default); one-level: 1 one atomic per item, 3/4 full; 2
+// warp-aggregated, 3/4 full; 3 warp-aggregated, half full; 4 one atomic per item, half full.
 void count_hash_table(const std::int64_t* in, std::int64_t n, device_table<std::int64_t> out, workspace ws,
                       const config& cfg) {
   validate(cfg);
@@ -621,11 +752,12 @@ void count_hash_table(const std::int64_t* in, std::int64_t n, device_table<std::
   clock.mark("start");
   const two_level_plan p = plan_two_level(n, cfg);
   if (p.use) {
-    two_level_layout l = place_two_level(ws.data, n, p);
+    two_level_layout l = place_two_level(ws.data, p);
     if (ws.bytes < l.bytes) throw std::invalid_argument("count_hash_table: workspace too small");
     const table_state st = build_two_level(in, n, l, p, clock);
     if (st.overflow == 0) {
-      sort_and_write(l.keys, l.values, l.sort_scratch, st, out, clock);
+      sort_and_write(l.keys, l.values, l.sort_scratch, st, out, clock, st.spilled > 0 ? l.heads : nullptr,
+                     l.scan_scratch);
       clock.print("two-level");
       return;
     }

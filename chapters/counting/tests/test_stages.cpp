@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <limits>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -276,7 +277,7 @@ TEST_SUITE("counting/7 hash table") {
       check_stage<i64>(7, data, "hint " + std::to_string(hint), cfg);
     }
   }
-  TEST_CASE("every variant: one-level (0-2, 4), two-level (3), against std::map") {
+  TEST_CASE("every variant: two-level (0), one-level (1-4), against std::map") {
     for (int variant = 0; variant <= 4; ++variant) {
       config cfg;
       cfg.variant = variant;
@@ -285,6 +286,44 @@ TEST_SUITE("counting/7 hash table") {
       cfg.expected_distinct = 5;  // too small a hint: the two-level buckets overflow, the count starts again
       check_stage<i64>(7, wb::gen::few_distinct<i64>(30'000, wb::testing::seed(89), 9000), "hint 5", cfg);
     }
+  }
+  TEST_CASE("two-level (the default): sizes off a scatter tile, a hot key that spills, INT64_MAX spilling") {
+    config cfg;
+    cfg.expected_distinct = 9000;  // 8 buckets (planned for 2048 keys each), each with room for N/8 + N/64 + 1024 keys
+    for (std::size_t n : {8191, 8192, 8193, 3 * 8192 + 5}) {
+      CAPTURE(n);
+      check_stage<i64>(7, wb::gen::few_distinct<i64>(n, wb::testing::seed(86), 5000), "off a tile", cfg);
+    }
+    // 90% of the items are one key: its bucket gets far more than its room (N/8 + N/64 +
+    // 1024), so most of them go to the spill table while the first ones are counted in the
+    // bucket's table. That key then has two pairs, which must be added up (a plain write
+    // would list it twice).
+    const std::size_t n = 100'000;
+    auto data = wb::gen::few_distinct<i64>(n, wb::testing::seed(87), 8000);
+    std::mt19937_64 pick(wb::testing::seed(88));
+    for (std::size_t i = 0; i < n; ++i)
+      if (pick() % 10 != 0) data[i] = -42;
+    check_stage<i64>(7, data, "a hot key", cfg);
+    for (std::size_t i = 0; i < n; i += 2) data[i] = std::numeric_limits<i64>::max();
+    check_stage<i64>(7, data, "INT64_MAX as the hot key", cfg);
+    // 3000 keys of bucket 0 (a bucket's number is the top 3 bits of the MurmurHash3
+    // finaliser of the flipped key, as in hash_table.cuh) make up 90% of the items: thousands
+    // of distinct keys spill, more than a scatter block's small spill table holds.
+    auto fmix64 = [](std::uint64_t x) {
+      x ^= x >> 33;
+      x *= 0xff51afd7ed558ccdull;
+      x ^= x >> 33;
+      x *= 0xc4ceb9fe1a85ec53ull;
+      return x ^ (x >> 33);
+    };
+    std::vector<i64> bucket0;
+    for (std::uint64_t k = 0; bucket0.size() < 3000; ++k) {
+      const auto key = static_cast<i64>(k * 0x9e3779b97f4a7c15ull);
+      if (fmix64(static_cast<std::uint64_t>(key) ^ (1ull << 63)) >> 61 == 0) bucket0.push_back(key);
+    }
+    for (std::size_t i = 0; i < n; ++i)
+      if (pick() % 10 != 0) data[i] = bucket0[pick() % bucket0.size()];
+    check_stage<i64>(7, data, "3000 keys of one bucket spill", cfg);
   }
   TEST_CASE("INT64_MAX (the empty-slot pattern) counted on the side, among many keys") {
     auto data = wb::gen::uniform<i64>(20'000, wb::testing::seed(82));
