@@ -103,6 +103,16 @@ __host__ __device__ __forceinline__ unsigned bucket_of_hash(unsigned long long h
   return bucket_bits == 0 ? 0u : static_cast<unsigned>(h >> (64 - bucket_bits));
 }
 
+// Empties a shared-memory table of `slots` slots; every thread of the block calls it (the
+// caller's next barrier makes it visible).
+template <int slots>
+__device__ __forceinline__ void shared_clear_hashed(unsigned long long* keys, unsigned* counts) {
+  for (int s = static_cast<int>(threadIdx.x); s < slots; s += static_cast<int>(blockDim.x)) {
+    keys[s] = hashed_empty_key;
+    counts[s] = 0;
+  }
+}
+
 // Adds `count` occurrences of hash h (h != hashed_empty_key) to a shared-memory table of
 // `slots` slots (a power of two) and returns true; returns false, adding nothing, when h is
 // new and the table already holds `max_keys` keys (max_keys < slots, so a probe always meets

@@ -154,6 +154,17 @@ __global__ void compact_kernel(ht::table_view<Count> t, unsigned long long* keys
   }
 }
 
+// The table's size, once `size` entries are written: INT64_MAX (counted on the side), the
+// largest key, goes last.
+__device__ void finish_table(device_table<std::int64_t> out, std::int64_t size, unsigned long long sentinel_count) {
+  if (sentinel_count > 0) {
+    out.values[size] = ht::unflip(ht::empty_key);
+    out.counts[size] = sentinel_count;
+    ++size;
+  }
+  *out.size = size;
+}
+
 __global__ void write_table_kernel(const unsigned long long* keys, const unsigned long long* counts,
                                    std::int64_t distinct, unsigned long long sentinel_count,
                                    device_table<std::int64_t> out) {
@@ -161,15 +172,7 @@ __global__ void write_table_kernel(const unsigned long long* keys, const unsigne
     out.values[i] = ht::unflip(keys[i]);
     out.counts[i] = counts[i];
   }
-  if (wb::global_thread_index() == 0) {
-    std::int64_t size = distinct;
-    if (sentinel_count > 0) {  // INT64_MAX, the largest key: last
-      out.values[size] = ht::unflip(ht::empty_key);
-      out.counts[size] = sentinel_count;
-      ++size;
-    }
-    *out.size = size;
-  }
+  if (wb::global_thread_index() == 0) finish_table(out, distinct, sentinel_count);
 }
 
 
@@ -227,10 +230,7 @@ __global__ void __launch_bounds__(scatter_threads, 2)
   const int per_thread = (buckets + scatter_threads - 1) / scatter_threads;  // 1 or 2
   const int lane = static_cast<int>(threadIdx.x) & 31;
   const unsigned lanes_below = (1u << lane) - 1u;
-  for (int s = static_cast<int>(threadIdx.x); s < spill_cache_slots; s += scatter_threads) {
-    cache_keys[s] = ht::hashed_empty_key;
-    cache_counts[s] = 0;
-  }
+  ht::shared_clear_hashed<spill_cache_slots>(cache_keys, cache_counts);
   if (threadIdx.x == 0) {
     cache_used = 0;
     spilled = 0;
@@ -334,10 +334,7 @@ __global__ void __launch_bounds__(table_threads)
   __shared__ unsigned long long sentinel, key_or, key_and, base;
   const int lane = static_cast<int>(threadIdx.x) & 31;
   const unsigned lanes_below = (1u << lane) - 1u;
-  for (int s = static_cast<int>(threadIdx.x); s < bucket_slots; s += table_threads) {
-    table_keys[s] = ht::hashed_empty_key;
-    table_counts[s] = 0;
-  }
+  ht::shared_clear_hashed<bucket_slots>(table_keys, table_counts);
   if (threadIdx.x == 0) {
     used = 0;
     written = 0;
@@ -429,8 +426,8 @@ __global__ void run_heads_kernel(const unsigned long long* keys, std::int64_t co
     heads[i] = i == 0 || keys[i] != keys[i - 1] ? 1u : 0u;
 }
 
-// The table from sorted pairs whose runs of equal keys are added up; `places` is the scan of
-// heads. INT64_MAX (counted on the side) last.
+// The table from sorted pairs (count > 0) whose runs of equal keys are added up; `places` is
+// the scan of heads.
 __global__ void write_runs_kernel(const unsigned long long* keys, const unsigned long long* counts,
                                   std::int64_t count, const unsigned* places, unsigned long long sentinel_count,
                                   device_table<std::int64_t> out) {
@@ -442,24 +439,7 @@ __global__ void write_runs_kernel(const unsigned long long* keys, const unsigned
       out.values[places[i]] = ht::unflip(keys[i]);
       out.counts[places[i]] = total;
     }
-    if (i == count - 1) {
-      std::int64_t size = static_cast<std::int64_t>(places[i]) + (head ? 1 : 0);
-      if (sentinel_count > 0) {
-        out.values[size] = ht::unflip(ht::empty_key);
-        out.counts[size] = sentinel_count;
-        ++size;
-      }
-      *out.size = size;
-    }
-  }
-  if (count == 0 && wb::global_thread_index() == 0) {
-    std::int64_t size = 0;
-    if (sentinel_count > 0) {
-      out.values[0] = ht::unflip(ht::empty_key);
-      out.counts[0] = sentinel_count;
-      size = 1;
-    }
-    *out.size = size;
+    if (i == count - 1) finish_table(out, static_cast<std::int64_t>(places[i]) + (head ? 1 : 0), sentinel_count);
   }
 }
 
@@ -723,12 +703,12 @@ void sort_and_write(std::uint64_t* keys[2], std::uint64_t* values[2], void* sort
   clock.mark("sort");
   const auto* sorted_keys = reinterpret_cast<const unsigned long long*>(keys[result]);
   const auto* sorted_counts = reinterpret_cast<const unsigned long long*>(values[result]);
-  if (heads == nullptr) {
+  if (heads == nullptr || distinct == 0) {
     wb::launch({grid_for(distinct), block}, write_table_kernel, sorted_keys, sorted_counts, distinct,
                st.sentinel_count, out);
   } else {
     wb::launch({grid_for(distinct), block}, run_heads_kernel, sorted_keys, distinct, heads);
-    if (distinct > 0) detail::exclusive_scan(heads, distinct, scan_scratch);
+    detail::exclusive_scan(heads, distinct, scan_scratch);
     wb::launch({grid_for(distinct), block}, write_runs_kernel, sorted_keys, sorted_counts, distinct,
                static_cast<const unsigned*>(heads), st.sentinel_count, out);
   }

@@ -306,6 +306,8 @@ TEST_SUITE("counting/7 hash table") {
     check_stage<i64>(7, data, "a hot key", cfg);
     for (std::size_t i = 0; i < n; i += 2) data[i] = std::numeric_limits<i64>::max();
     check_stage<i64>(7, data, "INT64_MAX as the hot key", cfg);
+    check_stage<i64>(7, std::vector<i64>(n, std::numeric_limits<i64>::max()), "every item INT64_MAX: no pair at all",
+                     cfg);
     // 3000 keys of bucket 0 (a bucket's number is the top 3 bits of the MurmurHash3
     // finaliser of the flipped key, as in hash_table.cuh) make up 90% of the items: thousands
     // of distinct keys spill, more than a scatter block's small spill table holds.
