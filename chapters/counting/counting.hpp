@@ -20,8 +20,8 @@
 //   - stages 3-7 take DEVICE pointers and 64-bit sizes, write the table to a device_table,
 //     may use the scratch memory in `ws` (ask the stage's *_workspace_bytes first, like CUB's
 //     temp storage), enqueue on the default stream and copy none of their data between host
-//     and device, so they can be timed on their own (stage 7 reads back one small number: how
-//     many distinct keys it found, to size its sort);
+//     and device, so they can be timed on their own (stage 7 reads back one small record,
+//     twice where keys spilled: how many distinct keys it found, to size its sort);
 //   - stage 8 is the transfer stage: its input is in pinned HOST memory and moving it to the
 //     device is the point.
 #pragma once

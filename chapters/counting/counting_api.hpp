@@ -84,7 +84,10 @@ void histogram_privatized_accumulate(const std::int8_t* in, std::int64_t n, std:
 // ---- Stage 7: wide keys (int64): a GPU hash table ------------------------------------------
 // Open addressing, one atomicCAS to claim a slot for a new key and one atomicAdd per item on
 // its count; then the occupied slots are compacted and only the distinct keys sorted. The
-// library path (CUB radix sort + run-length encode) is the baseline in chapters/counting.
+// solution's default first partitions the keys into buckets by hash, so that every bucket's
+// table fits in shared memory (cfg.variant 0: the two-level count; 1-4: one global table,
+// which is what the exercise builds). The library path (CUB radix sort + run-length encode)
+// is the baseline in chapters/counting.
 std::size_t count_hash_table_workspace_bytes(std::int64_t n, const config& cfg = {});
 void count_hash_table(const std::int64_t* in, std::int64_t n, device_table<std::int64_t> out, workspace ws,
                       const config& cfg = {});
