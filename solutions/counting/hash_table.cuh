@@ -1,4 +1,5 @@
-// Thread-level pieces of stage 7: a GPU hash table of 64-bit keys with counts.
+// Thread-level pieces of stage 7: a GPU hash table of 64-bit keys with counts (the global
+// one-level table), and the shared-memory tables of the two-level count (at the end).
 //
 // Open addressing with linear probing (PMPP's privatization idea turned inside out: one
 // shared table, and atomics only where two threads meet). The table is two arrays, keys[]
@@ -91,7 +92,7 @@ __device__ __forceinline__ bool insert(table_view<Count> t, unsigned long long u
   return false;
 }
 
-// ---- The two-level count (stage 7's variant 3) ---------------------------------------------
+// ---- The two-level count (stage 7's default, variant 0) -------------------------------------
 // It works on HASHES, h = mix(u): the bucket of a key is the TOP bits of h, so every bucket
 // gets about the same number of distinct keys whatever the keys look like, and its slot in
 // the bucket's shared-memory table is the LOW bits of h (independent of the bucket). The

@@ -326,6 +326,19 @@ TEST_SUITE("counting/7 hash table") {
     for (std::size_t i = 0; i < n; ++i)
       if (pick() % 10 != 0) data[i] = bucket0[pick() % bucket0.size()];
     check_stage<i64>(7, data, "3000 keys of one bucket spill", cfg);
+    // With a hint of 2049 there are 2 buckets and a spill table planned for 2049 keys: 6000
+    // keys of bucket 0 (top bit) fill its table to just under its limit of 6144 and spill
+    // more distinct keys than the spill table holds, so the count starts again with a
+    // one-level table for N keys.
+    std::vector<i64> half0;
+    for (std::uint64_t k = 0; half0.size() < 6000; ++k) {
+      const auto key = static_cast<i64>(k * 0x9e3779b97f4a7c15ull + 7);
+      if (fmix64(static_cast<std::uint64_t>(key) ^ (1ull << 63)) >> 63 == 0) half0.push_back(key);
+    }
+    for (std::size_t i = 0; i < n; ++i) data[i] = half0[i % half0.size()];
+    config spill_too_small;
+    spill_too_small.expected_distinct = 2049;
+    check_stage<i64>(7, data, "the spill table overflows", spill_too_small);
   }
   TEST_CASE("INT64_MAX (the empty-slot pattern) counted on the side, among many keys") {
     auto data = wb::gen::uniform<i64>(20'000, wb::testing::seed(82));
