@@ -318,11 +318,16 @@ TEST_SUITE("counting/7 hash table") {
       x *= 0xc4ceb9fe1a85ec53ull;
       return x ^ (x >> 33);
     };
-    std::vector<i64> bucket0;
-    for (std::uint64_t k = 0; bucket0.size() < 3000; ++k) {
-      const auto key = static_cast<i64>(k * 0x9e3779b97f4a7c15ull);
-      if (fmix64(static_cast<std::uint64_t>(key) ^ (1ull << 63)) >> 61 == 0) bucket0.push_back(key);
-    }
+    // `count` distinct keys whose hash has its top `bits` bits zero: bucket 0 of 2^bits.
+    auto keys_of_bucket0 = [&](std::size_t count, int bits) {
+      std::vector<i64> keys;
+      for (std::uint64_t k = 0; keys.size() < count; ++k) {
+        const auto key = static_cast<i64>(k * 0x9e3779b97f4a7c15ull);
+        if (fmix64(static_cast<std::uint64_t>(key) ^ (1ull << 63)) >> (64 - bits) == 0) keys.push_back(key);
+      }
+      return keys;
+    };
+    const std::vector<i64> bucket0 = keys_of_bucket0(3000, 3);
     for (std::size_t i = 0; i < n; ++i)
       if (pick() % 10 != 0) data[i] = bucket0[pick() % bucket0.size()];
     check_stage<i64>(7, data, "3000 keys of one bucket spill", cfg);
@@ -330,11 +335,7 @@ TEST_SUITE("counting/7 hash table") {
     // keys of bucket 0 (top bit) fill its table to just under its limit of 6144 and spill
     // more distinct keys than the spill table holds, so the count starts again with a
     // one-level table for N keys.
-    std::vector<i64> half0;
-    for (std::uint64_t k = 0; half0.size() < 6000; ++k) {
-      const auto key = static_cast<i64>(k * 0x9e3779b97f4a7c15ull + 7);
-      if (fmix64(static_cast<std::uint64_t>(key) ^ (1ull << 63)) >> 63 == 0) half0.push_back(key);
-    }
+    const std::vector<i64> half0 = keys_of_bucket0(6000, 1);
     for (std::size_t i = 0; i < n; ++i) data[i] = half0[i % half0.size()];
     config spill_too_small;
     spill_too_small.expected_distinct = 2049;
