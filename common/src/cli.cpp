@@ -231,7 +231,7 @@ void require_memory(std::uint64_t device_bytes, std::uint64_t host_bytes, const 
 template <class T>
 std::vector<T> parse_list(const std::string& text, const std::string& what) {
   std::vector<T> values;
-  if (trim(text).empty()) throw usage_error(what + ": empty list (expected numbers separated by commas)");
+  if (trim(text).empty()) return values;  // an explicit empty list is an empty input, not "no input"
   std::size_t begin = 0;
   while (true) {
     const std::size_t comma = text.find(',', begin);
@@ -264,6 +264,14 @@ std::vector<T> read_numbers_file(const std::string& path) {
   }
   if (in.bad()) throw usage_error(fmt::format("reading '{}' failed: {}", path, std::strerror(errno)));
   return values;
+}
+
+void require_printable(std::uint64_t elements, const std::string& what) {
+  if (elements > max_print_elements) {
+    throw usage_error(fmt::format("--print: {} has {} elements; --print prints at most {} (drop --print, or use a "
+                                  "smaller input)",
+                                  what, elements, max_print_elements));
+  }
 }
 
 bool stage_selected(const std::vector<std::string>& selection, int number, const std::string& id) {

@@ -88,6 +88,11 @@ bool register_stages(const stage_info* stages, std::size_t count) {
   return true;
 }
 
+bool register_stages(std::span<const wb::stage> stages) {
+  for (const auto& s : stages) registry().push_back({s.suite, s.title, s.section, s.hints[0]});
+  return true;
+}
+
 bool gpu_present() {
   if constexpr (wb::backend_is_cuda) {
     return wb::gpu_available();

@@ -124,6 +124,22 @@ TEST_CASE("parse_list accepts well-formed numbers") {
   CHECK(wb::parse_list<std::int16_t>("-32768", "--x") == std::vector<std::int16_t>{-32768});
 }
 
+TEST_CASE("parse_list reads an explicit empty list as an empty input") {
+  CHECK(wb::parse_list<int>("", "--x").empty());
+  CHECK(wb::parse_list<double>("   ", "--x").empty());
+}
+
+TEST_CASE("require_printable refuses --print past max_print_elements, naming the input") {
+  CHECK_NOTHROW(wb::require_printable(0, "the input"));
+  CHECK_NOTHROW(wb::require_printable(wb::max_print_elements, "the input"));
+  try {
+    wb::require_printable(wb::max_print_elements + 1, "the input");
+    FAIL("no error");
+  } catch (const wb::usage_error& e) {
+    CHECK(std::string(e.what()).find("the input has 100001 elements") != std::string::npos);
+  }
+}
+
 TEST_CASE("parse_list rejects malformed, empty and out-of-range items, naming them") {
   auto rejects = [](auto parse, const std::string& text) {
     try {
@@ -139,7 +155,7 @@ TEST_CASE("parse_list rejects malformed, empty and out-of-range items, naming th
   auto as_u32 = [](const std::string& t) { return wb::parse_list<std::uint32_t>(t, "--sizes"); };
   auto as_double = [](const std::string& t) { return wb::parse_list<double>(t, "--sizes"); };
   auto as_float = [](const std::string& t) { return wb::parse_list<float>(t, "--sizes"); };
-  for (const std::string text : {"", " ", "1,,2", "1,", ",1", "3x", "x3", "0x10", "1.5", "1 2", "--1", "+-1", "++1",
+  for (const std::string text : {"1,,2", "1,", ",1", "3x", "x3", "0x10", "1.5", "1 2", "--1", "+-1", "++1",
                            "99999999999", "1e3"}) {
     CAPTURE(text);
     CHECK(rejects(as_int, text));

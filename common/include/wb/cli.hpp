@@ -46,15 +46,23 @@ void require_memory(std::uint64_t device_bytes, std::uint64_t host_bytes, const 
 std::uint64_t bytes_for(std::uint64_t count, std::uint64_t element_bytes, const std::string& what);
 
 // "1,3,5" -> {1,3,5}; a malformed or out-of-range number is a usage_error naming it (and
-// `what`, e.g. "--sizes"). Spaces around items are allowed; empty items ("1,,2", "") and
+// `what`, e.g. "--sizes"). "" (or only spaces) is an explicit empty list: {}. Whether an
+// option was given at all is CLI11's app.count("--a"), never the emptiness of its text.
+// Spaces around items are allowed; empty items ("1,,2", "1,") and
 // trailing junk ("3x") are not; int8_t/uint8_t are numbers, not characters; floating-point
 // values must be finite. Instantiated for every standard integer type, float and double.
 template <class T>
 std::vector<T> parse_list(const std::string& text, const std::string& what);
-// Whitespace-separated numbers from a file ('#' starts a comment to the end of the line);
-// a missing or unreadable file or a bad number (with its line) is a usage_error.
+// Whitespace-separated numbers from a file ('#' starts a comment to the end of the line); an
+// empty or comment-only file is an empty input. A missing or unreadable file or a bad number
+// (with its line) is a usage_error.
 template <class T>
 std::vector<T> read_numbers_file(const std::string& path);
+
+// --print writes every element on one line: refused (usage_error, before any work) for an
+// input of more than max_print_elements elements. `what` names it ("the merge of A and B").
+inline constexpr std::uint64_t max_print_elements = 100000;
+void require_printable(std::uint64_t elements, const std::string& what);
 
 // Does the --stage selection pick the stage with this number and id? Empty selects all.
 // `id` is the stage's id with or without the chapter prefix ("merge/2 basic" or "basic");

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <limits>
 #include <optional>
+#include <span>
 #include <ostream>
 #include <sstream>
 #include <string>
@@ -11,6 +12,8 @@
 #include <vector>
 
 #include <doctest/doctest.h>
+
+#include "wb/stage.hpp"
 
 namespace wb::testing {
 
@@ -29,6 +32,8 @@ struct stage_info {
 };
 // Registers a chapter's stages (call from a namespace-scope initializer in a test file).
 bool register_stages(const stage_info* stages, std::size_t count);
+// The same for a chapter's wb::stage table (stages.hpp): the progress report shows hint level 1.
+bool register_stages(std::span<const wb::stage> stages);
 
 // True when test cases that need a real GPU can run.
 bool gpu_present();

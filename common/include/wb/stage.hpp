@@ -1,0 +1,21 @@
+// One stage of a chapter. Each chapter's stages.hpp holds its stages in one table,
+//   inline constexpr std::array<wb::stage, N> stages  (in namespace <chapter>),
+// read by the checks (suite names, progress report), the chapter executable (--stage, report
+// rows) and the `wb` program (list, check, hint, reset).
+#pragma once
+
+#include <array>
+
+namespace wb {
+
+struct stage {
+  int number;
+  const char* suite;    // doctest suite, "merge/2 basic"; wb names the stage by its first word, "merge/2"
+  const char* title;    // "basic kernel: one output slice per thread"
+  const char* section;  // where it comes from: "PMPP §12.5, Fig. 12.9"
+  const char* files;    // what the learner edits: files under exercises/<chapter>/, space-separated
+  std::array<const char*, 3> hints;  // wb hint --level 1: which idea of the book section;
+                                     // 2: the approach; 3: the near-code recipe
+};
+
+}  // namespace wb
