@@ -24,7 +24,6 @@
 #include "wb/cli.hpp"
 #include "wb/device_buffer.hpp"
 #include "wb/device_info.hpp"
-#include "wb/exercise.hpp"
 #include "wb/report.hpp"
 #include "wb/timing.hpp"
 
@@ -290,7 +289,7 @@ class merge_run {
 
   // Runs one stage of one track: once to verify, then timed. `outputs` receives its output
   // (for --compare). Configuration problems become a note (or exit 2 when asked for by name).
-  wb::report_row measure(const merge::stage& s, const track_api<K>& api, const std::string& label,
+  wb::report_row measure(const wb::stage& s, const track_api<K>& api, const std::string& label,
                          std::vector<K>* output, const config& cfg, bool by_name) {
     wb::report_row row;
     row.stage = label;
@@ -343,8 +342,6 @@ class merge_run {
       print_output(label, C, C_val);
       if (output != nullptr) *output = std::move(C);
       row.time = wb::time_gpu([&] { run_device_stage(s.number, api, cfg); }, timing());
-    } catch (const wb::not_implemented_error&) {
-      row.note = "not implemented yet";
     } catch (const std::invalid_argument& e) {
       if (by_name) throw wb::usage_error(e.what());  // asked for by name: bad input
       row.note = std::string("refused: ") + e.what();
@@ -436,7 +433,7 @@ class merge_run {
     std::vector<sweep_row> rows;
     const auto run = [&](int stage, const config& cfg) {
       sweep_row row{stage, cfg, std::nullopt, std::nullopt, false, ""};
-      const merge::stage& s = merge::stages[static_cast<std::size_t>(stage)];
+      const wb::stage& s = merge::stages[static_cast<std::size_t>(stage)];
       try {
         row.cfg = merge::resolve(stage, cfg, m_ + n_, sizeof(K), opt_.key_value);
         wb::report_row r = measure(s, api, s.suite, nullptr, cfg, false);
