@@ -18,12 +18,8 @@ namespace merge::WB_TRACK {
 template <int BLOCK, int ITEMS, class T>
 __device__ __forceinline__ void load_tile_striped(const T* __restrict__ A, int A_length, const T* __restrict__ B,
                                                   int B_length, T* AB_S) {
-  // TODO (stage 6): for x = 0 .. ITEMS-1 (unrolled), element idx = x * BLOCK + threadIdx.x of
-  // the tile is A[idx] if idx < A_length, else B[idx - A_length] if idx < A_length + B_length.
-  // Load all ITEMS into a register array first, then store them to AB_S[idx]: the loads are
-  // then all in flight at once.
-  // Delete the next line when you write the load.
-  (void)A, (void)A_length, (void)B, (void)B_length, (void)AB_S;
+  // TODO(merge/6): the striped load: this thread's ITEMS elements of the tile, all loads
+  // issued before the first store to shared memory.
 }
 
 // Stores this thread's blocked items (outputs threadIdx.x * ITEMS + x of the tile) to
@@ -33,15 +29,8 @@ __device__ __forceinline__ void load_tile_striped(const T* __restrict__ A, int A
 template <int BLOCK, int ITEMS, class T>
 __device__ __forceinline__ void store_tile_blocked(const T (&item)[ITEMS], T* __restrict__ C, int C_length,
                                                    T* staging) {
-  // TODO (stage 6): __syncthreads(); staging[threadIdx.x * ITEMS + x] = item[x] (the
-  // blocked order, for idx < C_length); __syncthreads(); C[idx] = staging[idx] for
-  // idx = x * BLOCK + threadIdx.x < C_length (striped: coalesced); __syncthreads().
-  // Keep the three barriers: every thread calls this function, so they are not divergent.
-  __syncthreads();
-  __syncthreads();
-  __syncthreads();
-  // Delete the next line when you write the store.
-  (void)item, (void)C, (void)C_length, (void)staging;
+  // TODO(merge/6): blocked into shared memory, striped out of it to C (coalesced), with the
+  // barriers the comment above describes.
 }
 
 }  // namespace merge::WB_TRACK

@@ -19,16 +19,13 @@ __host__ __device__ inline int circular_slot(int start, int offset, int tile_siz
   return slot >= tile_size ? slot - tile_size : slot;
 }
 
-// co_rank (Fig. 12.5) on circular buffers.
+// co_rank (Fig. 12.5) on circular buffers: the same search over virtual indices i and j.
 template <class K>
 __host__ __device__ inline int co_rank_circular(int k, const K* A_S, int m, const K* B_S, int n, int A_S_start,
                                                 int B_S_start, int tile_size) {
-  // TODO (stage 4, PMPP §12.7, Fig. 12.19): your co_rank from co_rank.cuh, with every element
-  // read through circular_slot: A[i-1] is A_S[circular_slot(A_S_start, i - 1, tile_size)], and
-  // B[j-1] is B_S[circular_slot(B_S_start, j - 1, tile_size)] (M10: the book writes i there).
-  // The line below is the search's starting point, not its answer: replace it.
-  (void)A_S, (void)B_S, (void)n, (void)A_S_start, (void)B_S_start, (void)tile_size;
-  return k < m ? k : m;
+  // TODO(merge/4): your co_rank (stage 1) over virtual indices, every element read through
+  // circular_slot (PMPP §12.7, Fig. 12.19).
+  return 0;
 }
 
 // merge_sequential (Fig. 12.2) on circular buffers (Fig. 12.21): merges virtual indices
@@ -39,11 +36,8 @@ __host__ __device__ inline void merge_sequential_circular(const K* A_S, int m, c
                                                           int A_S_start, int B_S_start, int tile_size,
                                                           const value_t* A_val = nullptr,
                                                           const value_t* B_val = nullptr, value_t* C_val = nullptr) {
-  // TODO (stage 4, PMPP §12.7, Fig. 12.21): your merge_sequential, reading A_S and B_S through
-  // circular_slot (values: A_val[i], B_val[j] directly).
-  // Delete the next line when you write the merge.
-  (void)A_S, (void)m, (void)B_S, (void)n, (void)C, (void)A_S_start, (void)B_S_start, (void)tile_size, (void)A_val,
-      (void)B_val, (void)C_val;
+  // TODO(merge/4): your merge_sequential (stage 0), every element read through circular_slot
+  // (PMPP §12.7, Fig. 12.21).
 }
 
 }  // namespace merge::WB_TRACK

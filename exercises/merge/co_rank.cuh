@@ -13,18 +13,9 @@ namespace merge::WB_TRACK {
 template <class K>
 __host__ __device__ inline std::int64_t co_rank(std::int64_t k, const K* A, std::int64_t m, const K* B,
                                                 std::int64_t n) {
-  // TODO (stage 1, PMPP §12.4, Fig. 12.5): binary search for i, keeping i + j == k.
-  //   Start with i = min(k, m), j = k - i, i_low = max(0, k - n), j_low = max(0, k - m).
-  //   Repeat:
-  //     if i > 0, j < n and A[i-1] > B[j]:   i is too big: delta = ceil((i - i_low) / 2),
-  //                                           j_low = j, i -= delta, j += delta;
-  //     else if j > 0, i < m and B[j-1] >= A[i]:  j is too big (>=: on a tie A goes first,
-  //                                           M3): delta = ceil((j - j_low) / 2), i_low = i,
-  //                                           i += delta, j -= delta;
-  //     else: return i  (M2: return after the loop, not inside it).
-  // The line below is the search's starting point, not its answer: replace it.
-  (void)A, (void)B, (void)n;
-  return min_of(k, m);
+  // TODO(merge/1): find i by binary search (PMPP §12.4, Fig. 12.5), keeping i + j == k and
+  // narrowing the range until A[i-1] <= B[j] and B[j-1] < A[i] (on equal keys A goes first).
+  return 0;
 }
 
 }  // namespace merge::WB_TRACK

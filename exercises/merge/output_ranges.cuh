@@ -11,9 +11,8 @@ namespace merge::WB_TRACK {
 // Where part p of `parts` begins (p in [0, parts]; part p is [part_begin(p), part_begin(p+1))).
 // Every part but the last has ceil(total / parts) outputs; parts past the end are empty.
 __host__ __device__ inline std::int64_t part_begin(std::int64_t p, std::int64_t parts, std::int64_t total) {
-  // TODO (stage 2, PMPP §12.5, Fig. 12.9): this is the book's arithmetic, `ceil((m+n)/threads)`
-  // with integer operands. Run the stage-2 checks: which outputs are never written, and why?
-  // Fix it (M4: round up, e.g. with ceil_div from index_math.hpp; M12: keep it 64-bit).
+  // TODO(merge/2): this is the book's arithmetic, ceil((m+n)/threads) with integer operands
+  // (PMPP §12.5, Fig. 12.9). Which outputs does no part cover? Make every output belong to a part.
   const std::int64_t per_part = total / parts;
   return min_of(p * per_part, total);
 }

@@ -21,10 +21,8 @@ template <class K>
 __global__ void merge_path_partition_kernel(const K* A, std::int64_t m, const K* B, std::int64_t n,
                                             std::int64_t tile_items, std::int64_t num_partitions,
                                             std::int64_t* partitions) {
-  // TODO (stage 6): thread t (64-bit: wb::global_thread_index()) of the first num_partitions
-  // writes partitions[t] = co_rank_lower_bound of output rank min(t * tile_items, m + n).
-  // Delete the next line when you write the kernel.
-  (void)A, (void)m, (void)B, (void)n, (void)tile_items, (void)num_partitions, (void)partitions;
+  // TODO(merge/6): one thread per tile boundary t < num_partitions: partitions[t] is the
+  // co-rank of output rank t * tile_items (the last boundary is m + n).
 }
 
 }  // namespace merge::WB_TRACK

@@ -1,15 +1,4 @@
-// Stage 0 on the host: the specification (PMPP §12.2).
+// Stage 0's translation unit: the merge you write is in sequential.cuh (host and device code).
 #include "sequential.cuh"
 
-namespace merge::WB_TRACK {
-
-template <class K>
-void merge_sequential_host(const problem<K>& host) {
-  merge_sequential(host.A, host.m, host.B, host.n, host.C, host.A_val, host.B_val, host.C_val);
-}
-
-#define MERGE_INSTANTIATE(K) template void merge_sequential_host<K>(const problem<K>&);
-MERGE_FOR_EACH_KEY(MERGE_INSTANTIATE)
-#undef MERGE_INSTANTIATE
-
-}  // namespace merge::WB_TRACK
+#include "sequential_host.inl"  // the host side of stage 0, shared by both tracks

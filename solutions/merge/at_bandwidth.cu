@@ -13,9 +13,6 @@
 //     neighbours (uncoalesced)  ->  the merge runs in registers (thread_merge.cuh) and the
 //     outputs leave through shared memory, coalesced.
 // Every element is read once and written once: the floor is the device's copy bandwidth.
-#include <stdexcept>
-#include <string>
-
 #include "wb/kernel.hpp"
 
 #include "block_merge.cuh"
@@ -74,20 +71,9 @@ __global__ void __launch_bounds__(BLOCK)
   }
 }
 
-template <class K>
-void merge_path_partitions(const K* A, std::int64_t m, const K* B, std::int64_t n, std::int64_t tile_items,
-                           std::int64_t* partitions) {
-  if (tile_items < 1) throw std::invalid_argument("merge_path_partitions: tile_items must be positive");
-  const std::int64_t num_partitions = ceil_div(m + n, tile_items) + 1;
-  const int block = 256;
-  wb::launch({static_cast<unsigned>(ceil_div(num_partitions, block)), block}, merge_path_partition_kernel<K>, A, m, B,
-             n, tile_items, num_partitions, partitions);
-}
-
-template <class K>
-std::int64_t co_rank_lower_bound_host(std::int64_t k, const K* A, std::int64_t m, const K* B, std::int64_t n) {
-  return co_rank_lower_bound(k, A, m, B, n);
-}
+// ---- The partition pass, host side: which kernels co-rank the tile boundaries, and the
+// workspace they need. Here the sampled pass of partition.cuh (the plain pass when the tile
+// size is not a multiple of 32). The tiles' launch and the entry point: at_bandwidth_host.inl.
 
 namespace {
 
@@ -115,38 +101,13 @@ temp_layout layout_temp(std::int64_t m, std::int64_t n, const config& cfg) {
 }  // namespace
 
 template <class K>
-std::size_t merge_at_bandwidth_temp_bytes(std::int64_t m, std::int64_t n, const config& requested, bool with_values) {
-  return layout_temp<K>(m, n, resolve(6, requested, m + n, sizeof(K), with_values)).bytes;
+std::size_t partition_pass_temp_bytes(std::int64_t m, std::int64_t n, const config& cfg) {
+  return layout_temp<K>(m, n, cfg).bytes;
 }
-
-namespace {
-
-template <class K, bool VALUES>
-void launch_tiles(const problem<K>& p, const config& cfg, const std::int64_t* partitions) {
-  const std::size_t shared = shared_bytes(6, cfg, sizeof(K), VALUES);
-#define MERGE_LAUNCH_SHAPE(BLOCK, ITEMS)                                                                       \
-  if (cfg.block == (BLOCK) && cfg.items_per_thread == (ITEMS)) {                                             \
-    wb::launch({static_cast<unsigned>(cfg.grid), (BLOCK), shared}, merge_tile_kernel<K, (BLOCK), (ITEMS), VALUES>, \
-               p.A, p.m, p.B, p.n, p.C, p.A_val, p.B_val, p.C_val, partitions);                              \
-    return;                                                                                                  \
-  }
-  MERGE_AT_BANDWIDTH_SHAPES(MERGE_LAUNCH_SHAPE)
-#undef MERGE_LAUNCH_SHAPE
-  throw std::logic_error("stage 6: shape resolved but not compiled");  // resolve() prevents this
-}
-
-}  // namespace
 
 template <class K>
-void merge_at_bandwidth(const problem<K>& p, void* temp, std::size_t temp_bytes, const config& requested) {
-  const config cfg = resolve(6, requested, p.m + p.n, sizeof(K), p.has_values());
-  if (p.m + p.n == 0) return;
+void partition_pass(const problem<K>& p, const config& cfg, void* temp, std::int64_t* partitions) {
   const temp_layout l = layout_temp<K>(p.m, p.n, cfg);
-  if (temp == nullptr || temp_bytes < l.bytes) {
-    throw std::invalid_argument("stage 6: temporary storage of " + std::to_string(l.bytes) + " bytes needed, got " +
-                                std::to_string(temp_bytes));
-  }
-  auto* partitions = static_cast<std::int64_t*>(temp);
   const std::int64_t tile_items = std::int64_t{cfg.block} * cfg.items_per_thread;
   const int log2_step = sampled_partition_log2_step(tile_items);
   if (log2_step > 0) {  // every compiled shape: the sampled pass (partition.cuh)
@@ -165,20 +126,8 @@ void merge_at_bandwidth(const problem<K>& p, void* temp, std::size_t temp_bytes,
   } else {
     merge_path_partitions(p.A, p.m, p.B, p.n, tile_items, partitions);
   }
-  if (p.has_values()) {
-    launch_tiles<K, true>(p, cfg, partitions);
-  } else {
-    launch_tiles<K, false>(p, cfg, partitions);
-  }
 }
 
-#define MERGE_INSTANTIATE(K)                                                                                  \
-  template std::int64_t co_rank_lower_bound_host<K>(std::int64_t, const K*, std::int64_t, const K*, std::int64_t); \
-  template void merge_path_partitions<K>(const K*, std::int64_t, const K*, std::int64_t, std::int64_t,        \
-                                         std::int64_t*);                                                      \
-  template std::size_t merge_at_bandwidth_temp_bytes<K>(std::int64_t, std::int64_t, const config&, bool);     \
-  template void merge_at_bandwidth<K>(const problem<K>&, void*, std::size_t, const config&);
-MERGE_FOR_EACH_KEY(MERGE_INSTANTIATE)
-#undef MERGE_INSTANTIATE
-
 }  // namespace merge::WB_TRACK
+
+#include "at_bandwidth_host.inl"  // the host side of stage 6, shared by both tracks

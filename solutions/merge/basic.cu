@@ -32,16 +32,6 @@ __global__ void merge_basic_kernel(const K* A, std::int64_t m, const K* B, std::
                    offset_or_null(A_val, i_curr), offset_or_null(B_val, j_curr), offset_or_null(C_val, k_curr));
 }
 
-template <class K>
-void merge_basic(const problem<K>& p, const config& requested) {
-  const config cfg = resolve(2, requested, p.m + p.n, sizeof(K), p.has_values());
-  if (p.m + p.n == 0) return;
-  wb::launch({static_cast<unsigned>(cfg.grid), static_cast<unsigned>(cfg.block)}, merge_basic_kernel<K>, p.A, p.m, p.B,
-             p.n, p.C, p.A_val, p.B_val, p.C_val);
-}
-
-#define MERGE_INSTANTIATE(K) template void merge_basic<K>(const problem<K>&, const config&);
-MERGE_FOR_EACH_KEY(MERGE_INSTANTIATE)
-#undef MERGE_INSTANTIATE
-
 }  // namespace merge::WB_TRACK
+
+#include "basic_host.inl"  // the host side of stage 2, shared by both tracks

@@ -84,16 +84,6 @@ __global__ void merge_tiled_kernel(const K* A, std::int64_t m, const K* B, std::
   }
 }
 
-template <class K>
-void merge_tiled(const problem<K>& p, const config& requested) {
-  const config cfg = resolve(3, requested, p.m + p.n, sizeof(K), p.has_values());
-  if (p.m + p.n == 0) return;
-  wb::launch({static_cast<unsigned>(cfg.grid), static_cast<unsigned>(cfg.block), shared_bytes(3, cfg, sizeof(K), false)},
-             merge_tiled_kernel<K>, p.A, p.m, p.B, p.n, p.C, p.A_val, p.B_val, p.C_val, cfg.tile);
-}
-
-#define MERGE_INSTANTIATE(K) template void merge_tiled<K>(const problem<K>&, const config&);
-MERGE_FOR_EACH_KEY(MERGE_INSTANTIATE)
-#undef MERGE_INSTANTIATE
-
 }  // namespace merge::WB_TRACK
+
+#include "tiled_host.inl"  // the host side of stage 3, shared by both tracks
