@@ -51,6 +51,10 @@ struct options {
   config cfg;
   bool key_value = false;
   std::string a_list, b_list, a_file, b_file;
+  bool a_given = false;  // --a or --a-file given: the input is the user's, even when it is empty
+  bool b_given = false;
+  bool a_from_file = false;
+  bool b_from_file = false;
   bool trace = false;
   bool sweep = false;
   bool reps_given = false;
@@ -105,11 +109,11 @@ std::string first_mismatch(const std::vector<T>& expected, const std::vector<T>&
   return "";
 }
 
+// An input the user gave: a list (--a '' is an empty list) or a file (an empty or comment-only
+// file is an empty input), or nothing (empty as well: --a alone merges A with an empty B).
 template <class K>
-std::vector<K> explicit_input(const std::string& list, const std::string& file, const char* name) {
-  std::vector<K> keys;
-  if (!list.empty()) keys = wb::parse_list<K>(list, std::string("--") + name);
-  if (!file.empty()) keys = wb::read_numbers_file<K>(file);
+std::vector<K> explicit_input(const std::string& list, const std::string& file, bool from_file, const char* name) {
+  std::vector<K> keys = from_file ? wb::read_numbers_file<K>(file) : wb::parse_list<K>(list, std::string("--") + name);
   if (const std::int64_t bad = merge::first_unsorted(keys); bad >= 0) {
     throw wb::usage_error(fmt::format("input {} is not sorted: {}[{}] = {} comes after {}[{}] = {} (a merge needs "
                                       "both inputs in non-decreasing order)",
@@ -151,6 +155,7 @@ class merge_run {
 
   int main() {
     load_inputs();
+    if (opt_.common.print) wb::require_printable(total(), "the merge of A and B");  // before any work
     if (opt_.trace) trace();
     check_memory();
     upload();
@@ -161,11 +166,10 @@ class merge_run {
  private:
   // ---------------------------------------------------------------------------- inputs
   void load_inputs() {
-    const bool explicit_inputs = !opt_.a_list.empty() || !opt_.b_list.empty() || !opt_.a_file.empty() || !opt_.b_file.empty();
-    if (explicit_inputs) {
+    if (opt_.a_given || opt_.b_given) {
       if (opt_.m >= 0 || opt_.n >= 0) throw wb::usage_error("--m/--n size generated inputs; they do not go with --a/--b");
-      A_ = explicit_input<K>(opt_.a_list, opt_.a_file, "A");
-      B_ = explicit_input<K>(opt_.b_list, opt_.b_file, "B");
+      A_ = explicit_input<K>(opt_.a_list, opt_.a_file, opt_.a_from_file, "A");
+      B_ = explicit_input<K>(opt_.b_list, opt_.b_file, opt_.b_from_file, "B");
       source_ = "given";
     } else {
       const std::int64_t fallback = wb::backend_is_cuda ? std::int64_t{1} << 27 : std::int64_t{1} << 16;
@@ -538,11 +542,17 @@ int main(int argc, char** argv) {
   app.add_option("--b-file", opt.b_file, "input B from a file");
   app.add_flag("--trace", opt.trace, "print each thread's output range and co-ranks (a tiny input: m + n <= 64)");
   app.add_flag("--sweep", opt.sweep, "thread-coarsening sweep: items per thread, tile sizes, stage-6 shapes");
+  app.get_option("--print")->description(
+      fmt::format("print each stage's output on one line (inputs of at most {} elements in all)", wb::max_print_elements));
   app.get_option("--a")->excludes("--a-file");
   app.get_option("--b")->excludes("--b-file");
 
   return wb::run_main(app, argc, argv, [&] {
     opt.reps_given = app.count("--reps") > 0;
+    opt.a_from_file = app.count("--a-file") > 0;
+    opt.b_from_file = app.count("--b-file") > 0;
+    opt.a_given = app.count("--a") > 0 || opt.a_from_file;
+    opt.b_given = app.count("--b") > 0 || opt.b_from_file;
     for (const auto& [value, flag] : {std::pair{opt.m, "--m"}, std::pair{opt.n, "--n"}}) {
       if (app.count(flag) > 0 && (value < 0 || value > max_side)) {
         throw wb::usage_error(fmt::format("{} {}: give a size in 0..2^40", flag, value));

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <sstream>
 #include <string>
 #include <utility>
@@ -109,6 +110,7 @@ merged<K> run_stage(int stage, const std::vector<K>& A, const std::vector<K>& B,
 }
 
 inline std::string describe(const config& c) {
+  if (c.block == 0 && c.tile == 0 && c.items_per_thread == 0 && c.grid == 0) return "default launch shape";
   std::ostringstream s;
   s << "block " << c.block << ", tile " << c.tile << ", items/thread " << c.items_per_thread << ", grid " << c.grid;
   return s.str();
@@ -125,8 +127,11 @@ const char* key_name() {
 template <class K>
 void check_case(int stage, const std::vector<K>& A, const std::vector<K>& B, bool with_values, const config& cfg,
                 const std::string& what) {
+  K unwritten;  // what an output no thread wrote reads as
+  std::memset(&unwritten, output_poison, sizeof(K));
   INFO("stage " << stage << ", " << std::string(key_name<K>()) << ", m=" << A.size() << ", n=" << B.size() << ", "
-                << (with_values ? "key-value" : "keys only") << ", " << describe(cfg) << ", " << what);
+                << (with_values ? "key-value" : "keys only") << ", " << describe(cfg) << ", " << what
+                << " (an output nobody wrote reads " << unwritten << ")");
   const merged<K> expected = reference(A, B, with_values);
   const merged<K> got = run_stage(stage, A, B, with_values, cfg);
   WB_CHECK_EQUAL_SEQ(expected.C, got.C);

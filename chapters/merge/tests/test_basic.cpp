@@ -62,6 +62,7 @@ TEST_SUITE("merge/2 basic") {
     const auto expected = reference(A, B, true);
     // 4 blocks x 32 threads for 1000 outputs: 1000/128 = 7.8 -> 7 each covers only 896.
     CHECK(defective::part_begin(defective::part_defect::M4_truncating_ceil, 128, 128, 1000) == 896);
+    INFO("1000 outputs in 128 parts: part_begin(128) must be 1000, the end of C (M4)");
     CHECK(track::part_begin_host(128, 128, 1000) == 1000);
     check_case(2, A, B, false, {32, 0, 0, 4}, "4 x 32 threads");
     if (defective_kernels_run) {

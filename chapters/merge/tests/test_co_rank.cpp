@@ -57,10 +57,11 @@ TEST_SUITE("merge/1 co-rank") {
     const std::vector<std::int32_t> B = {7, 10, 10, 12};
     // thread 1 of Fig. 12.6 (k = 3) gets i = 2, j = 1; Fig. 12.4's k = 4 gets i = 3, j = 1;
     // k = 9 (one past the end) gets i = 5, j = 4.
-    CHECK(track::co_rank_host<std::int32_t>(3, A.data(), 5, B.data(), 4) == 2);
-    CHECK(track::co_rank_host<std::int32_t>(4, A.data(), 5, B.data(), 4) == 3);
-    CHECK(track::co_rank_host<std::int32_t>(6, A.data(), 5, B.data(), 4) == 5);
-    CHECK(track::co_rank_host<std::int32_t>(9, A.data(), 5, B.data(), 4) == 5);
+    for (const auto& [k, expected_i] : {std::pair{3, 2}, std::pair{4, 3}, std::pair{6, 5}, std::pair{9, 5}}) {
+      INFO("A = {1, 7, 8, 9, 10} (m=5), B = {7, 10, 10, 12} (n=4): co_rank(k=" << k << ") should be i=" << expected_i
+           << " (j=" << k - expected_i << ")");
+      CHECK(track::co_rank_host<std::int32_t>(k, A.data(), 5, B.data(), 4) == expected_i);
+    }
   }
 
   TEST_CASE("every k of many small arrays: the stable split, monotone in k") {
