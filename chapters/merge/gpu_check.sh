@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# One GPU session for the merge chapter: build the cuda backend (this chapter only), run its
+# One GPU call for the merge chapter: build the cuda backend (this chapter only), run its
 # tests on the GPU, run its benchmarks, optionally compute-sanitizer; logs under $OUT.
 #
 #   OUT=/some/folder chapters/merge/gpu_check.sh [--deps DIR] [--large] [--sanitize "memcheck racecheck ..."]

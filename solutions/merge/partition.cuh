@@ -25,7 +25,7 @@ __global__ void merge_path_partition_kernel(const K* A, std::int64_t m, const K*
   if (t < num_partitions) partitions[t] = co_rank_lower_bound(min_of(t * tile_items, m + n), A, m, B, n);
 }
 
-// ---- The sampled partition pass (stage 6's default; results/stage6_variants_run4.txt) ------------
+// ---- The sampled partition pass (stage 6's default; timed by experiments/stage6_variants.cu) ----
 // The pass above makes ~28 steps per search, each two loads from far-apart places in A and B:
 // about 2M scattered DRAM reads at m = n = 2^27, 8% of stage 6's time. Because the tile size
 // is a multiple of a power of two S (512 for every default shape), every tile boundary k is a
@@ -93,7 +93,7 @@ __global__ void coarse_fine_partition_kernel(const K* A, std::int64_t m, const K
 }
 
 // log2 of the grid step for tiles of tile_items outputs: the largest power of two dividing
-// tile_items, at most 512 (run 4: 512 beat 256 and 128); 0 when below 32 (use the plain pass).
+// tile_items, at most 512 (measured: 512 beat 256 and 128); 0 when below 32 (use the plain pass).
 inline int sampled_partition_log2_step(std::int64_t tile_items) {
   int log2_step = 0;
   while (log2_step < 9 && tile_items % (std::int64_t{2} << log2_step) == 0) ++log2_step;

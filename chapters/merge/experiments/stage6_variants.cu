@@ -1,25 +1,23 @@
-// An experiment beside the chapter: stage-6 variants timed in one process with the solution's
-// stage 6, CUB and a device-to-device copy of the same bytes. It compiles the solution's own
-// stage-6 source (#include of solutions/merge/at_bandwidth.cu), so every variant below runs the
-// solution's kernels, only with other template arguments:
+// An experiment beside the chapter: what shows how stage 6's choices were made. Stage-6
+// variants are timed in one process with the solution's stage 6, CUB and a device-to-device
+// copy of the same bytes. It compiles the solution's own stage-6 source (#include of
+// solutions/merge/at_bandwidth.cu), so every variant runs the solution's kernels, only with
+// other template arguments:
 //   partition pass alone, GROUP = 1, 2, 4, 8, 16, 32 threads per tile boundary searching
-//           together (co_rank_cooperative below; GROUP = 1 is the solution's pass, one
-//           co_rank_lower_bound per thread), checked against the co-ranks computed on the host;
+//           together (co_rank_cooperative below; GROUP = 1 is one co_rank_lower_bound per
+//           thread), checked against the co-ranks computed on the host: more threads per
+//           search make the pass slower, because it is bound by its scattered DRAM reads;
 //   stage 6 with each GROUP (the partition pass, then merge_tile_kernel at the default shape);
-//   stage 6 at other tile shapes (BLOCK x ITEMS), with the solution's partition pass (run 3: with
-//           GROUP 8, then the committed default);
+//   stage 6 at other tile shapes (BLOCK x ITEMS);
 //   fused: no partition pass; each block finds its own two co-ranks (co_rank_cooperative, one
-//           warp) before loading its tile.
-//   run 4: the coarse-then-fine partition pass (solutions/merge/partition.cuh) with grids of
-//           step S = 512, 256, 128, alone and with the tile kernel; stage 6 now uses S = 512.
-//           (Run 4 also measured the grid points read straight from A and B, without samples:
-//           that variant, written here at commit f0ac2a3, was no faster and is gone.)
-// Every full variant's output is compared with a host merge. The README's stage-6 section cites
-// its output (results/stage6_variants.txt).
+//           warp) before loading its tile (slower: every block waits for its searches);
+//   the sampled partition pass (solutions/merge/partition.cuh) with grids of step S = 512,
+//           256, 128, alone and with the tile kernel (stage 6 uses S = 512).
+// Every full variant's output is compared with a host merge.
 //
 // Build (cuda backend only): cmake --build build-gpu --target merge_stage6_variants
-// Run: build-gpu/chapters/merge/merge_stage6_variants [log2 of m = n, default 27] [run4]
-// ("run4": the copy, CUB, stage 6 and run 4's coarse-then-fine partition passes only)
+// Run: build-gpu/chapters/merge/merge_stage6_variants [log2 of m = n, default 27] [sampled]
+// ("sampled": only the copy, CUB, stage 6 and the sampled partition passes)
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -39,8 +37,7 @@
 
 namespace merge::solution {
 
-// The co-operative search that run 3 measured (it was stage 6's partition search, with GROUP 8,
-// in commit 4bb1497, and lost to GROUP 1: see the README). co_rank_lower_bound of output rank
+// A co-operative search (it loses to GROUP 1, one search per thread). co_rank_lower_bound of output rank
 // k, found by the GROUP lanes of this thread's group together: each step lane g tests
 // p_g = low + (range * (g+1)) / (GROUP+1); a warp vote finds the first test that holds (f;
 // GROUP if none), and the answer lies in [p_{f-1} + 1, p_f]. Called by all 32 lanes of the warp.
@@ -135,7 +132,7 @@ struct runner {
   wb::device_buffer<K> dA, dB, dC;
   wb::device_buffer<value_t> dA_val, dB_val, dC_val;
   wb::device_buffer<std::int64_t> parts;
-  wb::device_buffer<K> A_s;  // run 4's grid samples: A's, then B's
+  wb::device_buffer<K> A_s;  // the sampled pass's grid samples: A's, then B's
   double gb;
 
   void report(const std::string& name, const std::function<void()>& run, const std::function<bool()>& check) {
@@ -175,7 +172,7 @@ void launch_partitions(runner<K>& r, std::int64_t tile) {
   }
 }
 
-// Run 4: the solution's sampled partition pass (partition.cuh) with grid step S.
+// The solution's sampled partition pass (partition.cuh) with grid step S.
 template <class K, int S>
 void launch_coarse_fine(runner<K>& r, std::int64_t tile) {
   int log2_step = 0;
@@ -221,7 +218,7 @@ void shape_variant(runner<K>& r) {
 template <class K, bool V, int BLOCK, int ITEMS, int GROUP>
 void group_variants(runner<K>& r, const std::vector<std::int64_t>& expected_parts) {
   constexpr std::int64_t tile = std::int64_t{BLOCK} * ITEMS;
-  const auto parts_ok = [&] {  // run 3 compared the whole (larger) buffer here, and so printed WRONG
+  const auto parts_ok = [&] {  // compare only the partitions, not the whole (larger) buffer
     auto got = r.parts.to_host();
     got.resize(expected_parts.size());
     return got == expected_parts;
@@ -235,7 +232,7 @@ void group_variants(runner<K>& r, const std::vector<std::int64_t>& expected_part
 }
 
 template <class K, bool V, int BLOCK, int ITEMS>
-void run_dataset(const dataset& d, int log2_size, bool only_run4) {
+void run_dataset(const dataset& d, int log2_size, bool only_sampled) {
   runner<K> r;
   r.m = r.n = std::int64_t{1} << log2_size;
   r.values = V;
@@ -324,9 +321,9 @@ void run_dataset(const dataset& d, int log2_size, bool only_run4) {
   coarse_fine_variants<K, V, BLOCK, ITEMS, 512>(r, expected_parts);
   coarse_fine_variants<K, V, BLOCK, ITEMS, 256>(r, expected_parts);
   coarse_fine_variants<K, V, BLOCK, ITEMS, 128>(r, expected_parts);
-  r.report(V ? "cub::DeviceMerge::MergePairs (after run 4)" : "cub::DeviceMerge::MergeKeys (after run 4)", cub_run,
+  r.report(V ? "cub::DeviceMerge::MergePairs (after the sampled passes)" : "cub::DeviceMerge::MergeKeys (after the sampled passes)", cub_run,
            merged_ok);
-  if (only_run4) return;
+  if (only_sampled) return;
   group_variants<K, V, BLOCK, ITEMS, 2>(r, expected_parts);
   group_variants<K, V, BLOCK, ITEMS, 4>(r, expected_parts);
   group_variants<K, V, BLOCK, ITEMS, 8>(r, expected_parts);
@@ -363,14 +360,14 @@ void run_dataset(const dataset& d, int log2_size, bool only_run4) {
 
 int main(int argc, char** argv) {
   const int log2_size = argc > 1 ? std::atoi(argv[1]) : 27;
-  const bool only_run4 = argc > 2 && std::string(argv[2]) == "run4";  // CUB, stage 6 and run 4's variants only
+  const bool only_sampled = argc > 2 && std::string(argv[2]) == "sampled";  // CUB, stage 6 and the sampled passes only
   if (log2_size < 1 || log2_size > 30) {
     std::fprintf(stderr, "error: log2 of m = n must be in 1..30\n");
     return 2;
   }
-  run_dataset<std::int32_t, false, 512, 15>({"uniform", merge::distribution::uniform, false}, log2_size, only_run4);
-  run_dataset<std::int32_t, false, 512, 15>({"duplicates", merge::distribution::duplicates, false}, log2_size, only_run4);
-  run_dataset<std::int64_t, false, 512, 7>({"uniform", merge::distribution::uniform, false}, log2_size, only_run4);
-  run_dataset<std::int32_t, true, 512, 7>({"uniform, key-value", merge::distribution::uniform, true}, log2_size, only_run4);
+  run_dataset<std::int32_t, false, 512, 15>({"uniform", merge::distribution::uniform, false}, log2_size, only_sampled);
+  run_dataset<std::int32_t, false, 512, 15>({"duplicates", merge::distribution::duplicates, false}, log2_size, only_sampled);
+  run_dataset<std::int64_t, false, 512, 7>({"uniform", merge::distribution::uniform, false}, log2_size, only_sampled);
+  run_dataset<std::int32_t, true, 512, 7>({"uniform, key-value", merge::distribution::uniform, true}, log2_size, only_sampled);
   return 0;
 }
