@@ -99,7 +99,8 @@ device_fn<T> device_stage_of(const std::string& track, int number) {
   throw std::logic_error("no device stage " + std::to_string(number));
 }
 
-std::string stage_label(const stage_entry& s) { return fmt::format("{} {}", s.number, s.id); }
+// "1 two-pass": the stage's suite without the chapter prefix.
+std::string stage_label(const wb::stage& s) { return std::string(s.suite).substr(sizeof("reduction/") - 1); }
 
 // ---------------------------------------------------------------------------------------
 // Input
@@ -328,7 +329,7 @@ int run(const options& opt) {
             best_gbs = gbs;
             best_block = b;
           }
-          if (csv) std::fprintf(csv, "%d %s,%s,%d,%.6f,%.3f,%s\n", s.number, s.id, track.c_str(), b, r.time->median_ms,
+          if (csv) std::fprintf(csv, "%s,%s,%d,%.6f,%.3f,%s\n", stage_label(s).c_str(), track.c_str(), b, r.time->median_ms,
                                 gbs, r.verified ? "yes" : "no");
         }
         if (best_block > 0) fmt::print("   {} ({:.1f} GB/s)\n", best_block, best_gbs);
