@@ -5,7 +5,7 @@
 #
 # Writes OUT_DIR/<run>.csv (the report rows; gpu-report.sh merges every *.csv of this folder),
 # OUT_DIR/<run>.json, OUT_DIR/sweep/block_sweep.csv (other columns, so kept apart) and
-# OUT_DIR/reduction.svg (the figure). The README's "Reproducing the numbers" lists the same.
+# OUT_DIR/reduction.svg (the figure). The README's "Measurements" section lists the same.
 set -uo pipefail
 exe=${1:?usage: benchmarks.sh REDUCTION_EXE OUT_DIR}
 out=${2:?usage: benchmarks.sh REDUCTION_EXE OUT_DIR}

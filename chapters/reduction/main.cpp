@@ -14,6 +14,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <functional>
 #include <limits>
 #include <optional>
@@ -34,7 +35,6 @@
 #include "wb/cli.hpp"
 #include "wb/device_buffer.hpp"
 #include "wb/device_info.hpp"
-#include "wb/exercise.hpp"
 #include "wb/generate.hpp"
 #include "wb/report.hpp"
 #include "wb/runtime.hpp"
@@ -57,6 +57,8 @@ struct options {
   bool sweep_block = false;
   std::string input;
   std::string input_file;
+  bool input_given = false;       // --input was on the command line (an empty list is an empty input)
+  bool input_file_given = false;  // --input-file was
 };
 
 constexpr std::int64_t max_n = std::int64_t{1} << 40;
@@ -99,7 +101,8 @@ device_fn<T> device_stage_of(const std::string& track, int number) {
   throw std::logic_error("no device stage " + std::to_string(number));
 }
 
-std::string stage_label(const stage_entry& s) { return fmt::format("{} {}", s.number, s.id); }
+// "1 two-pass": the stage's suite without the chapter prefix.
+std::string stage_label(const wb::stage& s) { return std::string(s.suite).substr(sizeof("reduction/") - 1); }
 
 // ---------------------------------------------------------------------------------------
 // Input
@@ -188,13 +191,15 @@ stage_run time_and_check(const std::function<void()>& launch, wb::device_buffer<
                          const expected_sum<T>& expected, std::int64_t depth, int reps) {
   stage_run r;
   d_out.fill_bytes(0xA5);  // a stage that never writes its sum fails the check
-  try {
-    r.time = wb::time_gpu(launch, {3, reps, true});
-  } catch (const wb::not_implemented_error& e) {
-    r.note = "not implemented yet";
+  r.time = wb::time_gpu(launch, {3, reps, true});
+  const sum_t<T> got = d_out.to_host()[0];
+  sum_t<T> poison;
+  std::memset(&poison, 0xA5, sizeof poison);
+  if (std::memcmp(&got, &poison, sizeof got) == 0) {
+    r.sum_text = "nothing (the sum was never written)";
+    r.note = "the sum was never written";
     return r;
   }
-  const sum_t<T> got = d_out.to_host()[0];
   r.sum_text = value_text<T>(got);
   std::string why;
   r.verified = agrees<T>(expected, got, depth, &why);
@@ -208,16 +213,11 @@ stage_run run_sequential(host_fn<T> fn, const std::vector<T>& data, const expect
   stage_run r;
   wb::timing t;
   sum_t<T> got{};
-  try {
-    for (int i = 0; i < std::min(reps, 5); ++i) {
-      const auto start = std::chrono::steady_clock::now();
-      got = fn(std::span<const T>(data));
-      const auto stop = std::chrono::steady_clock::now();
-      t.samples_ms.push_back(std::chrono::duration<double, std::milli>(stop - start).count());
-    }
-  } catch (const wb::not_implemented_error&) {
-    r.note = "not implemented yet";
-    return r;
+  for (int i = 0; i < std::min(reps, 5); ++i) {
+    const auto start = std::chrono::steady_clock::now();
+    got = fn(std::span<const T>(data));
+    const auto stop = std::chrono::steady_clock::now();
+    t.samples_ms.push_back(std::chrono::duration<double, std::milli>(stop - start).count());
   }
   auto sorted = t.samples_ms;
   std::sort(sorted.begin(), sorted.end());
@@ -251,18 +251,21 @@ int run(const options& opt) {
   for (const auto& s : stages) known.emplace_back(s.number, s.suite);
   wb::require_known_stages(opt.common.stages, known);
 
-  wb::print_device_info_or_exit();
-
-  // The input.
+  // The input: the one given (an empty list or file is an empty input, whose sum is 0), or
+  // generated data. --print is refused for inputs too long to read, before any work.
   std::vector<T> data;
   std::string source;
-  if (!opt.input.empty() || !opt.input_file.empty()) {
-    if (!opt.input.empty() && !opt.input_file.empty()) throw wb::usage_error("--input and --input-file: give one");
+  if (opt.input_given || opt.input_file_given) {
+    if (opt.input_given && opt.input_file_given) throw wb::usage_error("--input and --input-file: give one");
     if (opt.n >= 0) throw wb::usage_error("--n and --input/--input-file: the input sets n");
-    data = opt.input.empty() ? wb::read_numbers_file<T>(opt.input_file) : wb::parse_list<T>(opt.input, "--input");
-    source = opt.input.empty() ? opt.input_file : "--input";
+    data = opt.input_given ? wb::parse_list<T>(opt.input, "--input") : wb::read_numbers_file<T>(opt.input_file);
+    source = opt.input_given ? "--input" : opt.input_file;
+    if (opt.common.print) wb::require_printable(data.size(), "the input");
+    wb::print_device_info_or_exit();
   } else {
     const std::int64_t n = opt.n >= 0 ? opt.n : default_n();
+    if (opt.common.print) wb::require_printable(static_cast<std::uint64_t>(n), "the input");
+    wb::print_device_info_or_exit();
     const std::uint64_t bytes = wb::bytes_for(static_cast<std::uint64_t>(n), sizeof(T), "--n");
     wb::require_memory(bytes + (max_blocks + 16) * sizeof(sum_t<T>), bytes,
                        fmt::format("a sum of {} {} items", n, opt.type));
@@ -310,17 +313,11 @@ int run(const options& opt) {
         fmt::print("{:<26}", tracks.size() > 1 ? stage_label(s) + " (" + track + ")" : stage_label(s));
         double best_gbs = 0;
         int best_block = 0;
-        std::string not_run;  // why a block size has no time (the learner's stage not written yet)
         for (int b = min_block; b <= max_block; b *= 2) {
           const config c{b, cfg.blocks};
           const device_fn<T> fn = device_stage_of<T>(track, s.number);
           const stage_run r = time_and_check<T>([&] { fn(d_in.data(), n, d_out.data(), w, c); }, d_out, expected,
                                                 rounding_depth(n, c), opt.common.reps);
-          if (!r.time) {
-            fmt::print("{:>9}", "-");
-            not_run = r.note;
-            continue;
-          }
           const double gbs = bytes / (r.time->median_ms * 1e6);
           all_ok = all_ok && r.verified;
           fmt::print("{:>9}", fmt::format("{:.1f}{}", gbs, r.verified ? "" : "!"));
@@ -328,11 +325,11 @@ int run(const options& opt) {
             best_gbs = gbs;
             best_block = b;
           }
-          if (csv) std::fprintf(csv, "%d %s,%s,%d,%.6f,%.3f,%s\n", s.number, s.id, track.c_str(), b, r.time->median_ms,
+          if (csv) std::fprintf(csv, "%s,%s,%d,%.6f,%.3f,%s\n", stage_label(s).c_str(), track.c_str(), b, r.time->median_ms,
                                 gbs, r.verified ? "yes" : "no");
         }
         if (best_block > 0) fmt::print("   {} ({:.1f} GB/s)\n", best_block, best_gbs);
-        else fmt::print("   - ({})\n", not_run.empty() ? "no block size verified" : not_run);
+        else fmt::print("   - (no block size verified)\n");
       }
     }
 #if defined(WB_HAVE_BASELINE)
@@ -382,9 +379,7 @@ int run(const options& opt) {
       const stage_run& sol = runs[0];
       const stage_run& ex = runs[1];
       std::string verdict;
-      if (!ex.time) {
-        verdict = "exercise not implemented yet";
-      } else if (ex.sum_text == sol.sum_text) {
+      if (ex.sum_text == sol.sum_text) {
         verdict = fmt::format("agree: {}", sol.sum_text);
       } else if (ex.verified && sol.verified) {
         verdict = fmt::format("agree within the tolerance: solution {}, exercise {}", sol.sum_text, ex.sum_text);
@@ -436,10 +431,16 @@ int main(int argc, char** argv) {
   app.add_option("--blocks", opt.blocks, "blocks of the first pass (default 0: enough to fill the GPU once)")
       ->capture_default_str();
   app.add_flag("--sweep-block", opt.sweep_block, "time every block size 32..1024 for each stage, print the best");
-  app.add_option("--input", opt.input, "explicit input, comma separated (instead of --n/--dist)");
-  app.add_option("--input-file", opt.input_file, "explicit input, whitespace-separated numbers in a file");
+  app.add_option("--input", opt.input, "explicit input, comma separated (instead of --n/--dist); '' is the empty input");
+  app.add_option("--input-file", opt.input_file,
+                 "explicit input, whitespace-separated numbers in a file ('#' starts a comment; an empty file is "
+                 "the empty input)");
+  app.get_option("--print")->description(
+      fmt::format("print each stage's sum on one line (inputs of at most {} items)", wb::max_print_elements));
 
   return wb::run_main(app, argc, argv, [&]() -> int {
+    opt.input_given = app.count("--input") > 0;
+    opt.input_file_given = app.count("--input-file") > 0;
     if (opt.type == "int32") return run<std::int32_t>(opt);
     if (opt.type == "int64") return run<std::int64_t>(opt);
     if (opt.type == "float") return run<float>(opt);

@@ -72,6 +72,11 @@ std::int64_t resident_blocks(int block);
 // The largest grid any stage launches for n items with cfg: what the workspace must hold.
 std::int64_t max_grid_blocks(std::int64_t n, const config& cfg);
 
+// The first pass of stages 1-4 (one item a thread per sweep): validates cfg (R2, R4), sizes
+// the grid with grid_blocks, and checks that the workspace holds a partial sum for every
+// block (require_partials below; `stage` names the caller in its message).
+std::int64_t two_pass_blocks(std::int64_t n, const config& cfg, std::int64_t partials_capacity, const char* stage);
+
 // ---------------------------------------------------------------------------------------
 // Scratch memory
 // ---------------------------------------------------------------------------------------

@@ -66,6 +66,13 @@ std::int64_t max_grid_blocks(std::int64_t n, const config& cfg) {
   return grid_blocks(n, cfg, cfg.block);
 }
 
+std::int64_t two_pass_blocks(std::int64_t n, const config& cfg, std::int64_t partials_capacity, const char* stage) {
+  validate(cfg);
+  const std::int64_t blocks = grid_blocks(n, cfg, cfg.block);
+  require_partials(partials_capacity, blocks, stage);
+  return blocks;
+}
+
 void require_partials(std::int64_t capacity, std::int64_t blocks, const char* stage) {
   if (blocks > capacity) {
     throw std::invalid_argument(std::string(stage) + ": the workspace holds " +

@@ -1,18 +1,13 @@
-// Stage 4 (exercise): two passes again, but the block's sum comes from warp shuffles
-// (block_sum in warp_reduce_shuffle.cuh) instead of a tree in shared memory: 5 register-to-
-// register steps inside each warp, one __syncthreads() per block instead of log2(block).
+// Stage 4: two passes again, but the block's sum comes from warp shuffles (block_sum in
+// warp_reduce_shuffle.cuh, which is yours to write) instead of a tree in shared memory.
+// This file is complete.
 #include <cstdint>
 
 #include "reduction.hpp"
 #include "warp_reduce_shuffle.cuh"
-#include "wb/exercise.hpp"
 #include "wb/kernel.hpp"
 
 namespace reduction::WB_TRACK {
-
-// TODO(stage 4): write warp_sum_shuffle and block_sum (warp_reduce_shuffle.cuh), then set
-// this to true. The kernel below is complete.
-constexpr bool kImplemented = false;
 
 template <class T, class S>
 __global__ void shuffle_kernel(S* out, const T* in, std::int64_t n) {
@@ -24,21 +19,6 @@ __global__ void shuffle_kernel(S* out, const T* in, std::int64_t n) {
   if (threadIdx.x == 0) out[blockIdx.x] = sum;
 }
 
-template <class T>
-void sum_shuffle(const T* in, std::int64_t n, sum_t<T>* out, const workspace<T>& ws,
-                 const config& cfg) {
-  using S = sum_t<T>;
-  validate(cfg);
-  if (!kImplemented) wb::not_implemented("reduction/4 shuffle");
-  const std::int64_t blocks = grid_blocks(n, cfg, cfg.block);
-  require_partials(ws.capacity, blocks, "sum_shuffle");
-
-  wb::launch({dim3(static_cast<unsigned>(blocks)), dim3(cfg.block)}, shuffle_kernel<T, S>,
-             ws.partials, in, n);
-  wb::launch({dim3(1), dim3(cfg.block)}, shuffle_kernel<S, S>, out,
-             static_cast<const S*>(ws.partials), blocks);
-}
-
-REDUCTION_INSTANTIATE_DEVICE_STAGE(sum_shuffle)
-
 }  // namespace reduction::WB_TRACK
+
+#include "shuffle_host.inl"  // the host side (two passes), shared by both tracks

@@ -1,20 +1,15 @@
-// Stage 3 (exercise): the fully unrolled two-pass reduction (CUDA Handbook §12.2, listings
-// 12-3 and 12-4). The block size becomes a template parameter, so the tree
-// (block_sum_unrolled) and the grid-stride stride are compile-time constants; the host
-// picks the instantiation with a switch over the block sizes.
+// Stage 3: the fully unrolled two-pass reduction (CUDA Handbook §12.2, listings 12-3 and
+// 12-4). The block size becomes a template parameter, so the tree (block_sum_unrolled) and
+// the grid-stride stride are compile-time constants; the host picks the instantiation with
+// a switch over the block sizes.
 #include <cstdint>
 #include <stdexcept>
 
 #include "block_reduce_unrolled.cuh"
 #include "reduction.hpp"
-#include "wb/exercise.hpp"
 #include "wb/kernel.hpp"
 
 namespace reduction::WB_TRACK {
-
-// TODO(stage 3): write block_sum_unrolled (block_reduce_unrolled.cuh) and the switch below,
-// then set this to true.
-constexpr bool kImplemented = false;
 
 template <int kThreads, class T, class S>
 __global__ void __launch_bounds__(kThreads) unrolled_kernel(S* out, const T* in, std::int64_t n) {
@@ -47,20 +42,16 @@ void sum_unrolled_with(const T* in, std::int64_t n, S* out, S* partials, std::in
 template <class T>
 void sum_unrolled(const T* in, std::int64_t n, sum_t<T>* out, const workspace<T>& ws,
                   const config& cfg) {
-  validate(cfg);  // R2, R4
-  if (!kImplemented) wb::not_implemented("reduction/3 unrolled");
-  const std::int64_t blocks = grid_blocks(n, cfg, cfg.block);
-  require_partials(ws.capacity, blocks, "sum_unrolled");
+  const std::int64_t blocks = two_pass_blocks(n, cfg, ws.capacity, "sum_unrolled");  // R2, R4
   sum_t<T>* partials = ws.partials;
 
-  // Listing 12-4's switch. TODO(stage 3): a case for every block size from 32 to 1024 (the
-  // book also dispatches 1..16, whose warp tail reads past the partials: R4, leave them out).
+  // TODO(reduction/3): listing 12-4's switch: one case for every block size this stage
+  // accepts, and nothing may pass silently (the book's switch: R4, R6).
   switch (cfg.block) {
     case 256: return sum_unrolled_with<256>(in, n, out, partials, blocks);
-    default: throw std::invalid_argument("sum_unrolled: no instantiation for this block size");
   }
 }
 
-REDUCTION_INSTANTIATE_DEVICE_STAGE(sum_unrolled)
-
 }  // namespace reduction::WB_TRACK
+
+#include "unrolled_host.inl"  // the explicit instantiations, shared by both tracks

@@ -1,18 +1,13 @@
-// Stage 2 (exercise): the two-pass reduction with a warp-synchronous tail (CUDA Handbook
-// §12.2, listing 12-2). Stage 1 pays a block-wide __syncthreads() for every step of the
-// tree; the last steps involve fewer than 32 threads, so hand them to warp 0.
+// Stage 2: the two-pass reduction with a warp-synchronous tail (CUDA Handbook §12.2,
+// listing 12-2). Stage 1 pays a block-wide __syncthreads() for every step of the tree; the
+// last steps involve fewer than 32 threads, so the book hands them to warp 0.
 #include <cstdint>
 
 #include "reduction.hpp"
 #include "warp_reduce_sync.cuh"
-#include "wb/exercise.hpp"
 #include "wb/kernel.hpp"
 
 namespace reduction::WB_TRACK {
-
-// TODO(stage 2): write the tree below and warp_tail_sum (warp_reduce_sync.cuh), then set
-// this to true.
-constexpr bool kImplemented = false;
 
 template <class T, class S>
 __global__ void warp_synchronous_kernel(S* out, const T* in, std::int64_t n) {
@@ -26,29 +21,12 @@ __global__ void warp_synchronous_kernel(S* out, const T* in, std::int64_t n) {
   partials[tid] = sum;
   __syncthreads();
 
-  // TODO(stage 2): stage 1's tree, but only while more than 64 partials are left
-  // (active > 32), then the last 64 (or 32) with warp 0 alone:
-  //   if (tid < 32) warp_tail_sum(partials, tid, static_cast<int>(blockDim.x));
+  // TODO(reduction/2): listing 12-2. Stage 1's tree while more than a warp's work is left,
+  // then warp 0 alone finishes the last partials with warp_tail_sum (warp_reduce_sync.cuh).
 
   if (tid == 0) out[blockIdx.x] = partials[0];
 }
 
-template <class T>
-void sum_warp_synchronous(const T* in, std::int64_t n, sum_t<T>* out, const workspace<T>& ws,
-                          const config& cfg) {
-  using S = sum_t<T>;
-  validate(cfg);  // R2, R4
-  if (!kImplemented) wb::not_implemented("reduction/2 warp-synchronous");
-  const std::int64_t blocks = grid_blocks(n, cfg, cfg.block);
-  require_partials(ws.capacity, blocks, "sum_warp_synchronous");
-  const std::size_t shared = static_cast<std::size_t>(cfg.block) * sizeof(S);
-
-  wb::launch({dim3(static_cast<unsigned>(blocks)), dim3(cfg.block), shared},
-             warp_synchronous_kernel<T, S>, ws.partials, in, n);
-  wb::launch({dim3(1), dim3(cfg.block), shared}, warp_synchronous_kernel<S, S>, out,
-             static_cast<const S*>(ws.partials), blocks);
-}
-
-REDUCTION_INSTANTIATE_DEVICE_STAGE(sum_warp_synchronous)
-
 }  // namespace reduction::WB_TRACK
+
+#include "warp_synchronous_host.inl"  // the host side (two passes), shared by both tracks

@@ -10,53 +10,16 @@
 //      partial in global memory, and the block that finishes last (last-block-done, as in
 //      the CUDA samples' threadFenceReduction) sums the partials. No second launch, no
 //      second pass over a partials array from a cold start.
-#include <algorithm>
 #include <cstdint>
 
 #include "reduction.hpp"
+#include "vector16.cuh"
 #include "warp_reduce_shuffle.cuh"
 #include "wb/kernel.hpp"
 
 namespace reduction::WB_TRACK {
 
 inline constexpr int kLoadsInFlight = 4;
-
-// The 16-byte vector of each input type, and the sum of its lanes as S.
-template <class T>
-struct vector16;
-template <>
-struct vector16<std::int32_t> {
-  using type = int4;
-};
-template <>
-struct vector16<float> {
-  using type = float4;
-};
-template <>
-struct vector16<std::int64_t> {
-  using type = longlong2;
-};
-template <>
-struct vector16<double> {
-  using type = double2;
-};
-
-template <class S>
-__device__ __forceinline__ S lanes_sum(const int4& v) {
-  return (static_cast<S>(v.x) + static_cast<S>(v.y)) + (static_cast<S>(v.z) + static_cast<S>(v.w));
-}
-template <class S>
-__device__ __forceinline__ S lanes_sum(const float4& v) {
-  return (v.x + v.y) + (v.z + v.w);
-}
-template <class S>
-__device__ __forceinline__ S lanes_sum(const longlong2& v) {
-  return static_cast<S>(v.x) + static_cast<S>(v.y);
-}
-template <class S>
-__device__ __forceinline__ S lanes_sum(const double2& v) {
-  return v.x + v.y;
-}
 
 template <class S>
 __device__ __forceinline__ S load_volatile(const S* p) {
@@ -127,30 +90,6 @@ __global__ void at_bandwidth_kernel(S* out, S* partials, unsigned int* ticket,
   }
 }
 
-template <class T>
-void sum_at_bandwidth(const T* in, std::int64_t n, sum_t<T>* out, const workspace<T>& ws,
-                      const config& cfg) {
-  using S = sum_t<T>;
-  validate(cfg);
-  constexpr std::int64_t kItemsPerThread = kLoadsInFlight * (16 / sizeof(T));
-  std::int64_t blocks = grid_blocks(n, cfg, cfg.block * kItemsPerThread);
-  if (cfg.blocks == 0) {
-    // One wave: no more blocks than the GPU runs at once for this kernel (registers may
-    // allow fewer than the thread count does), so no block waits for a second wave.
-    int per_sm = 0;
-    int device = 0;
-    int sms = 0;
-    WB_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, at_bandwidth_kernel<T, S>, cfg.block, 0));
-    WB_CHECK(cudaGetDevice(&device));
-    WB_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-    blocks = std::max<std::int64_t>(1, std::min<std::int64_t>(blocks, std::int64_t{per_sm} * sms));
-  }
-  require_partials(ws.capacity, blocks, "sum_at_bandwidth");
-
-  wb::launch({dim3(static_cast<unsigned>(blocks)), dim3(cfg.block)}, at_bandwidth_kernel<T, S>, out,
-             ws.partials, ws.ticket, in, n);
-}
-
-REDUCTION_INSTANTIATE_DEVICE_STAGE(sum_at_bandwidth)
-
 }  // namespace reduction::WB_TRACK
+
+#include "at_bandwidth_host.inl"  // the host side (one wave, one launch), shared by both tracks

@@ -52,9 +52,6 @@ sum_t<T> sum_sequential(std::span<const T> in) {
   }
 }
 
-template std::int64_t sum_sequential<std::int32_t>(std::span<const std::int32_t>);
-template std::int64_t sum_sequential<std::int64_t>(std::span<const std::int64_t>);
-template float sum_sequential<float>(std::span<const float>);
-template double sum_sequential<double>(std::span<const double>);
-
 }  // namespace reduction::WB_TRACK
+
+#include "sequential_host.inl"  // the explicit instantiations, shared by both tracks

@@ -20,20 +20,6 @@ __global__ void shuffle_kernel(S* out, const T* in, std::int64_t n) {
   if (threadIdx.x == 0) out[blockIdx.x] = sum;
 }
 
-template <class T>
-void sum_shuffle(const T* in, std::int64_t n, sum_t<T>* out, const workspace<T>& ws,
-                 const config& cfg) {
-  using S = sum_t<T>;
-  validate(cfg);  // a whole number of warps (R4), up to 1024
-  const std::int64_t blocks = grid_blocks(n, cfg, cfg.block);
-  require_partials(ws.capacity, blocks, "sum_shuffle");
-
-  wb::launch({dim3(static_cast<unsigned>(blocks)), dim3(cfg.block)}, shuffle_kernel<T, S>,
-             ws.partials, in, n);
-  wb::launch({dim3(1), dim3(cfg.block)}, shuffle_kernel<S, S>, out,
-             static_cast<const S*>(ws.partials), blocks);
-}
-
-REDUCTION_INSTANTIATE_DEVICE_STAGE(sum_shuffle)
-
 }  // namespace reduction::WB_TRACK
+
+#include "shuffle_host.inl"  // the host side (two passes), shared by both tracks

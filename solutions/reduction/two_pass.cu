@@ -44,9 +44,8 @@ template <class T>
 void sum_two_pass(const T* in, std::int64_t n, sum_t<T>* out, const workspace<T>& ws,
                   const config& cfg) {
   using S = sum_t<T>;
-  validate(cfg);  // R2, R4: a power of two from 32 to 1024
-  const std::int64_t blocks = grid_blocks(n, cfg, cfg.block);
-  require_partials(ws.capacity, blocks, "sum_two_pass");
+  // R2, R4: a power of two from 32 to 1024; a grid that covers n, partials for every block.
+  const std::int64_t blocks = two_pass_blocks(n, cfg, ws.capacity, "sum_two_pass");
   const std::size_t shared = static_cast<std::size_t>(cfg.block) * sizeof(S);
 
   wb::launch({dim3(static_cast<unsigned>(blocks)), dim3(cfg.block), shared},
@@ -55,6 +54,6 @@ void sum_two_pass(const T* in, std::int64_t n, sum_t<T>* out, const workspace<T>
              static_cast<const S*>(ws.partials), blocks);
 }
 
-REDUCTION_INSTANTIATE_DEVICE_STAGE(sum_two_pass)
-
 }  // namespace reduction::WB_TRACK
+
+#include "two_pass_host.inl"  // the explicit instantiations, shared by both tracks

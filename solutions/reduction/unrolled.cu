@@ -42,9 +42,7 @@ void sum_unrolled_with(const T* in, std::int64_t n, S* out, S* partials, std::in
 template <class T>
 void sum_unrolled(const T* in, std::int64_t n, sum_t<T>* out, const workspace<T>& ws,
                   const config& cfg) {
-  validate(cfg);  // R2, R4
-  const std::int64_t blocks = grid_blocks(n, cfg, cfg.block);
-  require_partials(ws.capacity, blocks, "sum_unrolled");
+  const std::int64_t blocks = two_pass_blocks(n, cfg, ws.capacity, "sum_unrolled");  // R2, R4
   sum_t<T>* partials = ws.partials;
 
   // Listing 12-4's switch. R4: the printed switch also has cases 1, 2, 4, 8 and 16, whose
@@ -62,6 +60,6 @@ void sum_unrolled(const T* in, std::int64_t n, sum_t<T>* out, const workspace<T>
   }
 }
 
-REDUCTION_INSTANTIATE_DEVICE_STAGE(sum_unrolled)
-
 }  // namespace reduction::WB_TRACK
+
+#include "unrolled_host.inl"  // the explicit instantiations, shared by both tracks

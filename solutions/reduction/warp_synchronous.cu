@@ -34,21 +34,6 @@ __global__ void warp_synchronous_kernel(S* out, const T* in, std::int64_t n) {
   if (tid == 0) out[blockIdx.x] = partials[0];
 }
 
-template <class T>
-void sum_warp_synchronous(const T* in, std::int64_t n, sum_t<T>* out, const workspace<T>& ws,
-                          const config& cfg) {
-  using S = sum_t<T>;
-  validate(cfg);  // R2, R4
-  const std::int64_t blocks = grid_blocks(n, cfg, cfg.block);
-  require_partials(ws.capacity, blocks, "sum_warp_synchronous");
-  const std::size_t shared = static_cast<std::size_t>(cfg.block) * sizeof(S);
-
-  wb::launch({dim3(static_cast<unsigned>(blocks)), dim3(cfg.block), shared},
-             warp_synchronous_kernel<T, S>, ws.partials, in, n);
-  wb::launch({dim3(1), dim3(cfg.block), shared}, warp_synchronous_kernel<S, S>, out,
-             static_cast<const S*>(ws.partials), blocks);
-}
-
-REDUCTION_INSTANTIATE_DEVICE_STAGE(sum_warp_synchronous)
-
 }  // namespace reduction::WB_TRACK
+
+#include "warp_synchronous_host.inl"  // the host side (two passes), shared by both tracks

@@ -17,11 +17,7 @@ using namespace reduction::testing;
 namespace {
 
 // The stage table, registered for --wb-progress.
-const bool registered = [] {
-  static std::vector<wb::testing::stage_info> infos;
-  for (const auto& s : reduction::stages) infos.push_back({s.suite, s.title, s.section, s.hint});
-  return wb::testing::register_stages(infos.data(), infos.size());
-}();
+const bool registered = wb::testing::register_stages(std::span{reduction::stages});
 
 // ---------------------------------------------------------------------------------------
 // The checks every device stage gets, stamped into each stage's suite.

@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <cstring>
 #include <cstdint>
 #include <limits>
 #include <numeric>
@@ -89,6 +90,15 @@ reference reference_sum(const std::vector<T>& data) {
   return r;
 }
 
+// True if v still holds the poison a test writes into the output before a stage runs
+// (every byte 0xA5): the stage never wrote its sum.
+template <class S>
+bool never_written(const S& v) {
+  S poison;
+  std::memset(&poison, 0xA5, sizeof poison);
+  return std::memcmp(&v, &poison, sizeof v) == 0;
+}
+
 // Empty if `got` is the sum of `data` (integers: exactly; floating point: within
 // tolerance<T>(sum|x|, depth), reduction.hpp); else what is wrong.
 template <class T>
@@ -96,6 +106,13 @@ std::string sum_mismatch(const std::vector<T>& data, sum_t<T> got, std::int64_t 
   const reference ref = reference_sum(data);
   std::ostringstream out;
   out.precision(17);
+  if (never_written(got)) {
+    out << "expected ";
+    if constexpr (std::is_integral_v<T>) out << to_string(ref.exact);
+    else out << static_cast<double>(ref.value);
+    out << ", got nothing: *out was never written";
+    return out.str();
+  }
   if constexpr (std::is_integral_v<T>) {
     if (static_cast<__int128>(got) == ref.exact) return {};
     out << "expected " << to_string(ref.exact) << ", got " << got;

@@ -1,0 +1,10 @@
+// Stage 0's explicit instantiations, shared by both tracks (included at the end of
+// sequential.cpp): the four input types every stage handles.
+namespace reduction::WB_TRACK {
+
+template std::int64_t sum_sequential<std::int32_t>(std::span<const std::int32_t>);
+template std::int64_t sum_sequential<std::int64_t>(std::span<const std::int64_t>);
+template float sum_sequential<float>(std::span<const float>);
+template double sum_sequential<double>(std::span<const double>);
+
+}  // namespace reduction::WB_TRACK
