@@ -45,6 +45,12 @@ function(wb_target_defaults target)
   target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra>)
 endfunction()
 
+# An exercise stub leaves parameters unused until the learner writes the stage.
+function(wb_quiet_stub_parameters target)
+  target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:-Wno-unused-parameter>
+                                           $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-Wno-unused-parameter>)
+endfunction()
+
 set(WB_CHAPTERS "" CACHE INTERNAL "chapters added so far")
 
 function(wb_add_chapter name)
@@ -71,8 +77,7 @@ function(wb_add_chapter name)
     target_include_directories(${name}_${track} PRIVATE "${track_dir}")
     if(track STREQUAL "exercise")
       # A stub's parameters wait for the learner's code (common/EXERCISES.md).
-      target_compile_options(${name}_${track} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:-Wno-unused-parameter>
-                                                      $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-Wno-unused-parameter>)
+      wb_quiet_stub_parameters(${name}_${track})
     endif()
     target_link_libraries(${name}_${track} PUBLIC ${name}_common)
   endforeach()
@@ -106,6 +111,9 @@ function(wb_add_chapter name)
     wb_kernel_sources(${ARG_TESTS})
     wb_target_defaults(${test_target})
     target_compile_definitions(${test_target} PRIVATE WB_TRACK=${track})
+    if(track STREQUAL "exercise")
+      wb_quiet_stub_parameters(${test_target})  # the tests may include the track's headers
+    endif()
     target_link_libraries(${test_target} PRIVATE ${name}_${track} wb_test_main)
     if(TARGET ${name}_baseline)
       target_link_libraries(${test_target} PRIVATE ${name}_baseline)
