@@ -44,6 +44,11 @@ TEST_SUITE("scan/1 kogge-stone") {
       thread_order_scope order("in-order");
       CHECK_FALSE(scan_error(in, defective::kogge_stone_in_place(in), false).empty());
     }
+#else
+    // On a GPU the race is timing-dependent: the result may be right or wrong; gpu_check.sh
+    // runs this case under compute-sanitizer racecheck, which reports the hazard.
+    MESSAGE("in-place Kogge-Stone on the GPU: "
+            << (scan_error(in, defective::kogge_stone_in_place(in), false).empty() ? "right this time" : "wrong"));
 #endif
     for (const char* order : {"in-order", "reverse", "shuffle:5"}) {
 #if defined(WB_BACKEND_CPU)
@@ -73,6 +78,10 @@ TEST_SUITE("scan/3 coarsened") {
       thread_order_scope order("reverse");
       CHECK_FALSE(scan_error(in, defective::coarsened_missing_barrier(in, 64, 8), false).empty());
     }
+#else
+    MESSAGE("coarsened scan without the phase barrier on the GPU: "
+            << (scan_error(in, defective::coarsened_missing_barrier(in, 64, 8), false).empty() ? "right this time"
+                                                                                             : "wrong"));
 #endif
     for (const char* order : {"in-order", "reverse", "shuffle:9"}) {
 #if defined(WB_BACKEND_CPU)
