@@ -52,6 +52,12 @@ schedule_order parse_order(const std::string& spec, std::uint64_t& seed) {
   throw std::invalid_argument("WB_CPU_ORDER: expected in-order, reverse or shuffle[:SEED], got '" + spec + "'");
 }
 
+block_order parse_block_order(const std::string& spec) {
+  if (spec == "in-order" || spec == "in_order" || spec.empty()) return block_order::in_order;
+  if (spec == "reverse") return block_order::reverse;
+  throw std::invalid_argument("WB_CPU_BLOCK_ORDER: expected in-order or reverse, got '" + spec + "'");
+}
+
 long env_long(const char* name, long fallback, long lo, long hi) {
   const char* text = std::getenv(name);
   if (text == nullptr || *text == '\0') return fallback;
@@ -67,6 +73,7 @@ long env_long(const char* name, long fallback, long lo, long hi) {
 options options_from_environment() {
   options o;
   if (const char* order = std::getenv("WB_CPU_ORDER")) o.order = parse_order(order, o.shuffle_seed);
+  if (const char* order = std::getenv("WB_CPU_BLOCK_ORDER")) o.blocks = parse_block_order(order);
   o.host_threads = static_cast<int>(env_long("WB_CPU_THREADS", 1, 1, 256));
   o.stack_bytes = static_cast<std::size_t>(env_long("WB_CPU_STACK_KB", 256, 16, 65536)) * 1024;
   return o;
@@ -506,6 +513,12 @@ std::string schedule_order_name() {
   return "?";
 }
 
+void set_block_order(const std::string& spec) { current_options().blocks = parse_block_order(spec); }
+
+std::string block_order_name() {
+  return current_options().blocks == block_order::reverse ? "reverse" : "in-order";
+}
+
 const uint3& thread_index() { return current_thread("threadIdx").index; }
 const uint3& block_index() {
   current_thread("blockIdx");
@@ -644,7 +657,9 @@ void launch_kernel(dim3 grid, dim3 block, std::size_t dynamic_shared_bytes, cons
     b.shared_storage.resize(dynamic_shared_bytes + 16);
     auto base = reinterpret_cast<std::uintptr_t>(b.shared_storage.data());
     b.dynamic_shared = b.shared_storage.data() + ((16 - base % 16) % 16);
-    for (std::uint64_t id = next++; id < blocks && !failed; id = next++) {
+    for (std::uint64_t k = next++; k < blocks && !failed; k = next++) {
+      // The k-th block to start: blockIdx order, or the last block first.
+      const std::uint64_t id = opt.blocks == block_order::reverse ? blocks - 1 - k : k;
       b.index = uint3{static_cast<unsigned>(id % grid.x), static_cast<unsigned>((id / grid.x) % grid.y),
                       static_cast<unsigned>(id / (std::uint64_t{grid.x} * grid.y))};
       std::memset(b.dynamic_shared, 0xA5, dynamic_shared_bytes);

@@ -683,6 +683,26 @@ TEST_CASE("runtime API checks pointers like a GPU") {
   cudaGetLastError();
 }
 
+__global__ void record_start_order(unsigned* counter, unsigned* ticket_of_block) {
+  if (threadIdx.x == 0) ticket_of_block[blockIdx.x] = atomicAdd(counter, 1u);
+}
+
+TEST_CASE("WB_CPU_BLOCK_ORDER: blocks start in blockIdx order, or the last first") {
+  const std::string saved = wb::cpu::block_order_name();
+  for (const char* order : {"in-order", "reverse"}) {
+    wb::cpu::set_block_order(order);
+    wb::device_buffer<unsigned> counter(std::vector<unsigned>{0});
+    wb::device_buffer<unsigned> tickets(5);
+    wb::launch({dim3(5), dim3(64)}, record_start_order, counter.data(), tickets.data());
+    const auto t = tickets.to_host();
+    CAPTURE(order);
+    for (unsigned b = 0; b < 5; ++b) CHECK(t[b] == (std::string(order) == "reverse" ? 4 - b : b));
+  }
+  wb::cpu::set_block_order(saved);
+  CHECK(wb::cpu::block_order_name() == saved);
+  CHECK_THROWS_AS(wb::cpu::set_block_order("sideways"), std::invalid_argument);
+}
+
 TEST_CASE("cost: a block of 1024 threads passing 10 barriers") {
   wb::device_buffer<int> out(1);
   wb::launch({dim3(1), dim3(1024)}, many_barriers, 10, out.data());  // warm the stack pool

@@ -245,20 +245,30 @@ namespace wb::cpu {
 // or a warp-synchronous assumption usually breaks under `reverse` or `shuffle`.
 enum class schedule_order { in_order, reverse, shuffle };
 
+// Order in which the blocks of a grid start (each runs to completion before the next, with
+// one host thread). A GPU promises no order at all; `reverse` is the adversary of code that
+// assumes block i starts before block i+1 (a block spinning on a flag that a block with a
+// smaller blockIdx sets never returns here, as it may not on a GPU).
+enum class block_order { in_order, reverse };
+
 struct options {
   schedule_order order = schedule_order::in_order;
   std::uint64_t shuffle_seed = 1;
+  block_order blocks = block_order::in_order;
   int host_threads = 1;                       // OS threads that run blocks in parallel
   std::size_t max_dynamic_shared = 227 * 1024;  // an H100's opt-in limit per block
   std::size_t stack_bytes = 256 * 1024;       // per fiber; guarded by a protected page
 };
 
 // Defaults come from the environment: WB_CPU_ORDER=in-order|reverse|shuffle[:seed],
-// WB_CPU_THREADS=N, WB_CPU_STACK_KB=N.
+// WB_CPU_BLOCK_ORDER=in-order|reverse, WB_CPU_THREADS=N, WB_CPU_STACK_KB=N.
 options& current_options();
 // Parses an order name ("in-order", "reverse", "shuffle", "shuffle:42"); throws on others.
 void set_schedule_order(const std::string& spec);
 std::string schedule_order_name();
+// Parses a block order name ("in-order", "reverse"); throws on others.
+void set_block_order(const std::string& spec);
+std::string block_order_name();
 
 // Runs `body` once for every thread of every block; returns when the grid is done.
 // Configuration errors and faults inside the kernel (barrier divergence, deadlock, misuse of

@@ -1,0 +1,14 @@
+// The host side of stage 2 (included at the end of both tracks' brent_kung.cu): one block,
+// two shared values per thread.
+namespace scan::WB_TRACK {
+
+template <class T>
+void scan_brent_kung(const T* in, T* out, std::int64_t n, const workspace&, const config& cfg) {
+  validate(cfg, sizeof(T));
+  if (n == 0) return;
+  wb::launch({dim3(1), dim3(cfg.block), 2 * cfg.block * sizeof(T)}, brent_kung_kernel<T>, in, out, n, cfg.exclusive);
+}
+
+SCAN_INSTANTIATE_DEVICE_STAGE(scan_brent_kung)
+
+}  // namespace scan::WB_TRACK

@@ -1,0 +1,16 @@
+// The host side of stage 3 (included at the end of both tracks' coarsened.cu): one block,
+// a section of block x items in shared memory.
+namespace scan::WB_TRACK {
+
+template <class T>
+void scan_coarsened(const T* in, T* out, std::int64_t n, const workspace&, const config& cfg) {
+  validate(cfg, sizeof(T));
+  if (n == 0) return;
+  const int items = items_for(3, cfg, sizeof(T));
+  wb::launch({dim3(1), dim3(cfg.block), static_cast<std::size_t>(cfg.block) * items * sizeof(T)}, coarsened_kernel<T>,
+             in, out, n, items, cfg.exclusive);
+}
+
+SCAN_INSTANTIATE_DEVICE_STAGE(scan_coarsened)
+
+}  // namespace scan::WB_TRACK

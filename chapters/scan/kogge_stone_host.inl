@@ -1,0 +1,14 @@
+// The host side of stage 1 (included at the end of both tracks' kogge_stone.cu): one block,
+// one shared value per thread.
+namespace scan::WB_TRACK {
+
+template <class T>
+void scan_kogge_stone(const T* in, T* out, std::int64_t n, const workspace&, const config& cfg) {
+  validate(cfg, sizeof(T));
+  if (n == 0) return;
+  wb::launch({dim3(1), dim3(cfg.block), cfg.block * sizeof(T)}, kogge_stone_kernel<T>, in, out, n, cfg.exclusive);
+}
+
+SCAN_INSTANTIATE_DEVICE_STAGE(scan_kogge_stone)
+
+}  // namespace scan::WB_TRACK

@@ -1,0 +1,204 @@
+// The scan chapter's interface: what every stage computes, how it is configured, and the
+// stage functions of both tracks (solutions/scan/ and exercises/scan/).
+//
+// Every stage computes the same thing, the prefix sums of n values:
+//
+//     inclusive (default):  out[i] = in[0] + in[1] + ... + in[i]
+//     exclusive:            out[i] = in[0] + ... + in[i-1]          (out[0] = 0)
+//
+// stage 0 on the host (the specification), stages 1-6 on the device. A device stage reads n
+// items at `in`, writes n items at `out` (device memory, not overlapping `in`), may use the
+// scratch memory in `ws`, launches on the default stream and copies nothing to or from the
+// host, so it can be timed on its own.
+//
+// Arithmetic: integers wrap modulo 2^32 (int32) or 2^64 (int64), as unsigned arithmetic
+// does, so a scan of large values is still defined to the last bit. float: every stage
+// adds in its own order, so results differ by rounding; see tolerance() below.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+
+#include "wb/device_buffer.hpp"
+#include "wb/runtime.hpp"
+
+namespace scan {
+
+// ---------------------------------------------------------------------------------------
+// The operator
+// ---------------------------------------------------------------------------------------
+
+// a + b, wrapping for integers (signed overflow is undefined in C++; unsigned wraps).
+template <class T>
+__host__ __device__ inline T plus(T a, T b) {
+  if constexpr (std::is_integral_v<T>) {
+    using U = std::make_unsigned_t<T>;
+    return static_cast<T>(static_cast<U>(a) + static_cast<U>(b));
+  } else {
+    return a + b;
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// Launch configuration
+// ---------------------------------------------------------------------------------------
+
+inline constexpr int min_block = 32;    // one warp
+inline constexpr int max_block = 1024;  // CUDA's limit on threads per block
+inline constexpr int max_items_per_thread = 32;
+inline constexpr int max_section_items = 16384;  // block x items of stages 3-5 (shared memory)
+
+struct config {
+  int block = 256;            // threads per block: a power of two from 32 to 1024
+  int items_per_thread = 0;   // stages 3-6; 0: the stage's default (default_items)
+  bool exclusive = false;     // exclusive scan instead of inclusive
+};
+
+// Items per thread a stage uses with cfg: cfg.items_per_thread, or 8 for stages 3-5 and
+// 64 bytes' worth (16 int32/float, 8 int64) for stage 6.
+int items_for(int stage, const config& cfg, std::size_t item_bytes);
+
+// Throws std::invalid_argument naming what is wrong and what is allowed: a block size that is
+// not a power of two from 32 to 1024 (Kogge-Stone's and Brent-Kung's log steps need one);
+// items per thread not 0 or a power of two from 16 / sizeof(T) (stage 6 loads 16-byte
+// vectors) to 32; a section (block x items) past 16384 items.
+void validate(const config& cfg, std::size_t item_bytes);
+
+// ---------------------------------------------------------------------------------------
+// Scratch memory
+// ---------------------------------------------------------------------------------------
+
+// Bytes the stages may use besides input and output: block sums (stage 4), flags and
+// carries (stage 5), tile status words (stage 6), tile counters. Carved by `carver`.
+struct workspace {
+  unsigned char* bytes = nullptr;
+  std::size_t size = 0;
+};
+
+// The most any stage needs for n items of item_bytes each with cfg.
+std::size_t workspace_bytes(std::int64_t n, std::size_t item_bytes, const config& cfg);
+
+// Hands out 16-byte aligned pieces of a workspace, in order; throws std::invalid_argument
+// naming the stage when the workspace is too small.
+class carver {
+ public:
+  carver(const workspace& ws, const char* stage) : ws_(ws), stage_(stage) {}
+  template <class U>
+  U* take(std::int64_t count) {
+    const std::size_t bytes = (static_cast<std::size_t>(count) * sizeof(U) + 15) / 16 * 16;
+    if (offset_ + bytes > ws_.size) {
+      throw std::invalid_argument(std::string(stage_) + ": the workspace holds " + std::to_string(ws_.size) +
+                                  " bytes, the stage needs more (allocate it with workspace_buffer for this n "
+                                  "and config)");
+    }
+    U* p = reinterpret_cast<U*>(ws_.bytes + offset_);
+    offset_ += bytes;
+    return p;
+  }
+  std::size_t used() const { return offset_; }
+
+ private:
+  workspace ws_;
+  const char* stage_;
+  std::size_t offset_ = 0;
+};
+
+// Owns a workspace large enough for every stage on n items of T with cfg.
+template <class T>
+class workspace_buffer {
+ public:
+  workspace_buffer(std::int64_t n, const config& cfg)
+      : bytes_(std::max<std::size_t>(workspace_bytes(n, sizeof(T), cfg), 16)) {
+    bytes_.fill_bytes(0xA5);  // poison: a flag or sum nobody wrote is visible
+  }
+  workspace view() { return {bytes_.data(), bytes_.size()}; }
+
+ private:
+  wb::device_buffer<unsigned char> bytes_;
+};
+
+// ---------------------------------------------------------------------------------------
+// Checking a floating-point scan
+// ---------------------------------------------------------------------------------------
+
+// The most roundings any output of any stage goes through for n items: a chain of running
+// totals across sections or tiles (at most one per 32 items, the smallest section), plus the
+// steps inside a section (a thread's items, two log2(1024) trees, a 32-tile look-back
+// window). Capped at n: a sequential scan needs no more.
+std::int64_t rounding_depth(std::int64_t n);
+
+// Tolerance for out[i] of a float scan, against prefix sums computed in double:
+//     |got - exact| <= depth * eps * (|x_0| + ... + |x_i|)
+// Any order of additions in which each item meets at most `depth` roundings stays within
+// gamma_depth * sum|x| (Higham, "Accuracy and Stability of Numerical Algorithms", §4.2).
+// Integers: 0, the scan is exact (modulo 2^bits).
+template <class T>
+double tolerance(double prefix_abs, std::int64_t depth) {
+  if constexpr (std::is_integral_v<T>) {
+    return 0.0;
+  } else {
+    return static_cast<double>(depth) * std::numeric_limits<T>::epsilon() * prefix_abs;
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// Traces for tiny inputs (--trace): each step's value per thread, as the book's figures
+// draw them. Host simulations of the stages' steps, written for reading.
+// ---------------------------------------------------------------------------------------
+template <class T>
+std::string trace_kogge_stone(std::span<const T> in);
+template <class T>
+std::string trace_brent_kung(std::span<const T> in);
+inline constexpr std::size_t max_trace_items = 32;
+
+}  // namespace scan
+
+// ---------------------------------------------------------------------------------------
+// The stages. Both tracks implement the same functions (solutions/scan/ in namespace
+// scan::solution, exercises/scan/ in scan::exercise); the executable links both, so the
+// declarations are written once here and stamped into each namespace.
+// Each is instantiated for T = int32_t, int64_t, float.
+// ---------------------------------------------------------------------------------------
+#define SCAN_DECLARE_STAGES                                                                      \
+  /* 0: the specification, on the host. */                                                       \
+  template <class T>                                                                             \
+  void scan_sequential(std::span<const T> in, std::span<T> out, bool exclusive);                 \
+  /* 1: Kogge-Stone, one block sweeping the input section by section (PMPP §11.2). */           \
+  template <class T>                                                                             \
+  void scan_kogge_stone(const T* in, T* out, std::int64_t n, const workspace& ws, const config& cfg); \
+  /* 2: Brent-Kung, one block, two items a thread (PMPP §11.4). */                              \
+  template <class T>                                                                             \
+  void scan_brent_kung(const T* in, T* out, std::int64_t n, const workspace& ws, const config& cfg); \
+  /* 3: thread coarsening, three phases, one block (PMPP §11.5). */                             \
+  template <class T>                                                                             \
+  void scan_coarsened(const T* in, T* out, std::int64_t n, const workspace& ws, const config& cfg); \
+  /* 4: hierarchical: scan sections, scan the section sums, add them back (PMPP §11.6). */     \
+  template <class T>                                                                             \
+  void scan_hierarchical(const T* in, T* out, std::int64_t n, const workspace& ws, const config& cfg); \
+  /* 5: single pass, each tile waits for its neighbour's carry ("domino", PMPP §11.7). */       \
+  template <class T>                                                                             \
+  void scan_domino(const T* in, T* out, std::int64_t n, const workspace& ws, const config& cfg); \
+  /* 6: single pass at bandwidth: decoupled look-back, 16-byte vectors (Merrill & Garland). */  \
+  template <class T>                                                                             \
+  void scan_single_pass(const T* in, T* out, std::int64_t n, const workspace& ws, const config& cfg);
+
+namespace scan::solution {
+SCAN_DECLARE_STAGES
+}
+namespace scan::exercise {
+SCAN_DECLARE_STAGES
+}
+
+// Explicit instantiations of a device stage for the three types (once per stage file).
+#define SCAN_INSTANTIATE_DEVICE_STAGE(name)                                                                   \
+  template void name<std::int32_t>(const std::int32_t*, std::int32_t*, std::int64_t, const workspace&,      \
+                                   const config&);                                                           \
+  template void name<std::int64_t>(const std::int64_t*, std::int64_t*, std::int64_t, const workspace&,      \
+                                   const config&);                                                           \
+  template void name<float>(const float*, float*, std::int64_t, const workspace&, const config&);

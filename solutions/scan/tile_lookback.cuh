@@ -1,0 +1,105 @@
+// The decoupled look-back of stage 6 (Merrill & Garland 2016, "Single-pass Parallel Prefix
+// Scan with Decoupled Look-back"), the piece CUB calls ScanTileState and TilePrefixCallbackOp.
+//
+// Every tile publishes, as soon as it knows them,
+//   its aggregate (status partial):            the sum of its own items,
+//   its inclusive prefix (status inclusive):   the sum of every item up to its end.
+// A tile finds its exclusive prefix by walking back over its predecessors, adding their
+// aggregates until it meets an inclusive prefix. Unlike the domino chain, a tile waits only
+// for predecessors that have not published anything yet, never for their look-back.
+#pragma once
+
+#include <cstdint>
+
+#include "scan.hpp"
+#include "warp_scan.cuh"
+#include "wb/kernel.hpp"
+
+namespace scan::WB_TRACK {
+
+enum tile_state : unsigned { tile_invalid = 0, tile_partial = 1, tile_inclusive = 2 };
+
+template <class T, bool Packed = sizeof(T) == 4>
+struct tile_status;
+
+// 32-bit values: the status and the value in one 64-bit word, written and read as one
+// access, so a reader never sees a status without its value; no fence is needed.
+template <class T>
+struct tile_status<T, true> {
+  unsigned long long* words;  // one per tile, zero (invalid) before the launch
+
+  __device__ __forceinline__ void publish(std::int64_t tile, tile_state state, T value) const {
+    union { T v; unsigned bits; } u{value};
+    static_cast<volatile unsigned long long*>(words)[tile] =
+        (static_cast<unsigned long long>(state) << 32) | u.bits;
+  }
+  __device__ __forceinline__ void read(std::int64_t tile, unsigned& state, T& value) const {
+    const unsigned long long w = static_cast<volatile unsigned long long*>(words)[tile];
+    union { unsigned bits; T v; } u{static_cast<unsigned>(w & 0xffffffffu)};
+    state = static_cast<unsigned>(w >> 32);
+    value = u.v;
+  }
+};
+
+// 64-bit values: a status word and two value arrays. The writer stores the value, fences,
+// then stores the status; the reader loads the status, fences, then the value. An aggregate
+// and an inclusive prefix live in separate arrays, so a value once announced never changes.
+template <class T>
+struct tile_status<T, false> {
+  unsigned* states;  // one per tile, zero (invalid) before the launch
+  T* aggregates;
+  T* inclusives;
+
+  __device__ __forceinline__ void publish(std::int64_t tile, tile_state state, T value) const {
+    static_cast<volatile T*>(state == tile_partial ? aggregates : inclusives)[tile] = value;
+    __threadfence();
+    static_cast<volatile unsigned*>(states)[tile] = state;
+  }
+  __device__ __forceinline__ void read(std::int64_t tile, unsigned& state, T& value) const {
+    state = static_cast<volatile unsigned*>(states)[tile];
+    if (state != tile_invalid) {
+      __threadfence();
+      value = static_cast<volatile T*>(state == tile_partial ? aggregates : inclusives)[tile];
+    } else {
+      value = T{};
+    }
+  }
+};
+
+// Called by every lane of one warp once the tile's aggregate is known. Publishes the
+// aggregate, looks back, publishes the inclusive prefix; returns the tile's exclusive prefix
+// (the sum of all tiles before it; read it from lane 0).
+template <class T>
+__device__ T tile_exclusive_prefix(const tile_status<T>& status, std::int64_t tile, T aggregate) {
+  const int lane = threadIdx.x & 31;
+  if (tile == 0) {
+    if (lane == 0) status.publish(0, tile_inclusive, aggregate);
+    return T{};
+  }
+  if (lane == 0) status.publish(tile, tile_partial, aggregate);
+  T exclusive{};
+  // A window of 32 predecessors at a time; lane 31 looks at the nearest one.
+  for (std::int64_t window_end = tile;; window_end -= 32) {
+    const std::int64_t predecessor = window_end - 32 + lane;
+    unsigned state;
+    T value;
+    do {
+      if (predecessor < 0) {  // before tile 0: the identity, and nothing further to look at
+        state = tile_inclusive;
+        value = T{};
+      } else {
+        status.read(predecessor, state, value);
+      }
+    } while (__any_sync(full_warp, state == tile_invalid));
+    // The nearest inclusive predecessor ends the walk: count it and every partial after it.
+    const unsigned inclusive_lanes = __ballot_sync(full_warp, state == tile_inclusive);
+    const int nearest_inclusive = inclusive_lanes == 0 ? -1 : 31 - __clz(static_cast<int>(inclusive_lanes));
+    const T window = warp_sum(lane >= nearest_inclusive ? value : T{});
+    exclusive = plus(window, exclusive);
+    if (inclusive_lanes != 0) break;
+  }
+  if (lane == 0) status.publish(tile, tile_inclusive, plus(exclusive, aggregate));
+  return exclusive;
+}
+
+}  // namespace scan::WB_TRACK
