@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <limits>
 #include <random>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -21,12 +22,7 @@ using namespace counting::testing;
 using i8 = std::int8_t;
 using i64 = std::int64_t;
 
-bool register_counting_stages() {
-  static std::vector<wb::testing::stage_info> infos;
-  for (const auto& s : counting::stages) infos.push_back({s.suite, s.title, s.section, s.hint});
-  return wb::testing::register_stages(infos.data(), infos.size());
-}
-const bool registered = register_counting_stages();
+const bool registered = wb::testing::register_stages(std::span{counting::stages});
 
 template <class T>
 void check_all(int stage, const std::vector<named_input<T>>& inputs, const config& cfg = {}) {
