@@ -2,7 +2,6 @@
 //
 // seeds/001, "Distribution counting algorithm overview": O(N*(N+k)) (D1), so N above
 // max_quadratic_host_items is refused.
-#include <algorithm>
 #include <string>
 
 #include "counting.hpp"
@@ -19,17 +18,6 @@ std::vector<entry<T>> dist_count_first_seen(std::span<const T> data) {
   return freq_t;
 }
 
-template <class T>
-std::vector<entry<T>> dist_count(std::span<const T> data) {
-  std::vector<entry<T>> table = dist_count_first_seen(data);
-  // The chapter's one change to the article's output: ascending value order.
-  std::sort(table.begin(), table.end(), [](const entry<T>& a, const entry<T>& b) { return a.value < b.value; });
-  return table;
-}
-
-template std::vector<entry<std::int8_t>> dist_count_first_seen(std::span<const std::int8_t>);
-template std::vector<entry<std::int64_t>> dist_count_first_seen(std::span<const std::int64_t>);
-template std::vector<entry<std::int8_t>> dist_count(std::span<const std::int8_t>);
-template std::vector<entry<std::int64_t>> dist_count(std::span<const std::int64_t>);
-
 }  // namespace counting::WB_TRACK
+
+#include "stage0_sequential_host.inl"  // the ascending table and the instantiations, shared by both tracks
