@@ -92,8 +92,9 @@ inline constexpr std::array<wb::stage, 9> stages = {{
       "block_histogram.cuh: count_byte(b): atomicAdd on the 32-bit word at byte address ((b & 0xFE) << 8) | column "
       "(column = t << 2) of 1 for an even bin, 1 << 16 for an odd one. flush(bins): __syncthreads(); thread p "
       "(p < 128) sums the low and the high halves of words p*128 .. p*128+127 into bins 2p and 2p+1 with "
-      "add_to_bin. stage6_privatized.cu, per round: thread t loads vectors first + t + u*T (u < U) of `body` into "
-      "an int4 array, skipping those at or past `vectors`, then counts .x .y .z .w of each with count_word. "
+      "add_to_bin. stage6_privatized.cu: body = reinterpret_cast<const int4*>(in + head); per round, thread t "
+      "loads vectors first + t + u*T (u < U) of body into an int4 array, skipping those at or past `vectors`, "
+      "then counts .x .y .z .w of each with count_word. "
       "Faster: issue the next round's loads before counting this round's."}},
     {7, "counting/7 hash table", "int64 keys: GPU hash table, then sort only the distinct keys",
      "open addressing with atomicCAS; PMPP ch. 13 (radix sort) for the distinct keys", "hash_table.cuh stage7_hash_count.cu",
@@ -118,8 +119,9 @@ inline constexpr std::array<wb::stage, 9> stages = {{
       "Split the input into chunks, the last one shorter (D10). Chunk c goes to stream c % S: an asynchronous copy "
       "into that stream's buffer, then stage 6's counting into the same 256 bins, on the same stream. Nothing "
       "waits inside the loop (D11); the default stream waits for all streams at the end, then writes the table.",
-      "for c in [0, chunks): s = c % used; r = chunk_bounds(c, cfg.chunk_items, n); buffer = buffers + s * "
-      "buffer_stride(cfg); cudaMemcpyAsync(buffer, host_in + r.begin, r.end - r.begin, cudaMemcpyHostToDevice, "
+      "buffers = static_cast<unsigned char*>(ws.data) + bins_bytes; for c in [0, chunks): s = c % used; r = "
+      "chunk_bounds(c, cfg.chunk_items, n); buffer = reinterpret_cast<std::int8_t*>(buffers + s * "
+      "buffer_stride(cfg)); cudaMemcpyAsync(buffer, host_in + r.begin, r.end - r.begin, cudaMemcpyHostToDevice, "
       "p.streams[s]); histogram_privatized_accumulate(buffer, r.end - r.begin, bins, cfg, p.streams[s])."}},
 }};
 

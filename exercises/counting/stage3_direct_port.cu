@@ -13,14 +13,12 @@ namespace counting::WB_TRACK {
 
 namespace {
 
-constexpr int max_tile = 1024;  // the largest block, so the largest tile
-
 // counts[i] = the number of items equal to in[i] if i is the first occurrence of its value,
 // else 0.
 template <class T>
 __global__ void count_duplicates_kernel(const T* in, std::int64_t n, std::uint64_t* counts) {
   // TODO(counting/3): thread i counts the items equal to in[i], a shared-memory tile of the
-  // input at a time (PMPP §5.4), and decides from the input alone whether i is its value's
+  // input at a time (PMPP §5.4; a tile of blockDim.x items, at most 1024), and decides from the input alone whether i is its value's
   // first occurrence (D12).
 }
 
