@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The counting chapter's benchmark runs on a GPU: the targets, each in one run with
-# its baseline (CUB), for common/scripts/gpu-report.sh.
+# The counting chapter's benchmark runs on a GPU: each of the chapter's goals measured in one
+# run with its baseline (CUB), for common/scripts/gpu-report.sh. --targets prints each goal
+# against the run's times after the report.
 #
 #   chapters/counting/benchmarks.sh <counting executable> <output folder>
 #
@@ -15,7 +16,7 @@ run() {
   local name=$1
   shift
   echo "### counting $*"
-  "$exe" "$@" --csv "$out/$name.csv" --json "$out/$name.json" || rc=1
+  "$exe" "$@" --targets --csv "$out/$name.csv" --json "$out/$name.json" || rc=1
 }
 run int8_1e9                                           # every stage, 10^9 int8 in device memory
 run int8_2p30_uniform --stage 5,6 --n 2^30             # stage 6 vs cub::DeviceHistogram::HistogramEven

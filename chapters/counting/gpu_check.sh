@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # One command for a GPU machine: build the counting chapter (cuda backend), run its checks,
-# the stage 6 and stage 8 sweeps, the benchmarks the issue's targets need and the scaling
+# the stage 6 and stage 8 sweeps, the benchmarks of the chapter's goals and the scaling
 # runs. Logs and CSVs go to gpu-work/; a few files to $OUT (default gpu-out/):
-#   summary.txt     what passed, the target lines, the tuning winners
+#   summary.txt     what passed, the goals against the measured times, the tuning winners
 #   results.tar.gz  every log and CSV (JSON too)
 #   counting.svg    GB/s per stage against the copy ceiling and CUB (plot_gbs.py)
 #   scaling.md      the scaling table against the article's Table 1 (scaling_table.py)
@@ -10,11 +10,11 @@
 #   OUT=/some/dir chapters/counting/gpu_check.sh [--deps DIR] [--phase all|tune|final] [--sanitize]
 #
 #   --deps DIR   folder whose include/ holds doctest/, CLI/ and fmt/ (default: .carry if present)
-#   --phase      tune: checks, sweeps and the target benchmarks; final: checks, target
+#   --phase      tune: checks, sweeps and the goals' benchmarks; final: checks, the goals'
 #                benchmarks and the scaling runs; all (default): everything
 #   --sanitize   also run the GPU checks (counting_tests) under compute-sanitizer's racecheck,
 #                memcheck, synccheck and initcheck
-# Takes about 5 minutes on an H100 with --phase all (build 1, checks 1, sweeps 1, targets 1,
+# Takes about 5 minutes on an H100 with --phase all (build 1, checks 1, sweeps 1, goals 1,
 # scaling 1.5), more with --sanitize (four tools, each limited to SANITIZE_LIMIT seconds, default 300).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -79,11 +79,11 @@ run() {
   local name=$1; shift
   stamp "$name: counting $*"
   local t0=$SECONDS
-  "$bin" "$@" --csv "$work/csv/$name.csv" >"$work/logs/$name.log" 2>&1
+  "$bin" "$@" --targets --csv "$work/csv/$name.csv" >"$work/logs/$name.log" 2>&1
   local rc=$?
   note "---- $name ($((SECONDS - t0)) s): counting $*"
   [ $rc -ne 0 ] && note "exit status $rc (see logs/$name.log)"
-  # the report's rows and the target lines
+  # the report's rows and the goals
   sed -n '/^stage /,$p' "$work/logs/$name.log" | grep -vE "^-+$|^$" | tee -a "$summary" >/dev/null
   tar -czf "$out/results.tar.gz" -C "$work" logs csv 2>/dev/null  # as we go: a cut-off run keeps what it has
   return 0
@@ -108,7 +108,7 @@ if [ "$phase" != final ]; then
   note "stage 8 sweep, 10^9, fastest:"; best_of "$work/csv/tune8.csv" "8 " | sed 's/^/  /' | tee -a "$summary"
 fi
 
-# The issue's targets, each in one run with its baseline.
+# The chapter's goals, each in one run with its baseline.
 run int8_2p30_uniform --stage 6 --n 2^30
 run int8_2p30_onehot --stage 5,6 --n 2^30 --dist one-hot --reps 5
 run int8_1e9 --n 1e9

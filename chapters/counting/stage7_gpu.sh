@@ -18,7 +18,7 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noh
   echo "### WB_LARGE=1 counting_tests -ts=counting/7*"; WB_LARGE=1 $b/chapters/counting/counting_tests -ts="counting/7*" 2>&1 | tail -3
   f="--type int64 --n 2^26"
   echo "### counting $f --dist few --distinct 2^20 --stage 7 --tune"
-  $exe $f --dist few --distinct 2^20 --stage 7 --tune --csv $out/stage7_few.csv
+  $exe $f --dist few --distinct 2^20 --stage 7 --tune --targets --csv $out/stage7_few.csv
   echo "### phases"
   for v in ${PHASE_VARIANTS:-0 3}; do
     COUNTING_STAGE7_PHASES=1 $exe $f --dist few --distinct 2^20 --stage 7 --variant $v --reps 5 2>&1 | grep "phases" | tail -2
@@ -48,4 +48,4 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noh
     $exe $f --dist all-distinct --distinct 2^26 --stage 7 --reps 3 --csv $out/stage7_distinct.csv
   fi
 } 2>&1 | tee -a $out/log.txt
-echo "=== summary"; grep -E "^(7 hash|CUB sort|  stage 7 vs|stage 7 phases|\[doctest\] test cases|### counting|  2\^)" $out/log.txt
+echo "=== summary"; grep -E "^(7 hash|CUB sort|  stage 7 at least|stage 7 phases|\[doctest\] test cases|### counting|  2\^)" $out/log.txt

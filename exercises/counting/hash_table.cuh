@@ -64,15 +64,9 @@ __host__ __device__ __forceinline__ unsigned long long home_slot(unsigned long l
 // holds another key (the caller retries with a bigger table).
 template <class Count>
 __device__ __forceinline__ bool insert(table_view<Count> t, unsigned long long u, Count count) {
-  // TODO(counting/7): start at h = home_slot(u, t.capacity) and probe h, h+1, ... (back to 0
-  // after capacity - 1), at most t.capacity slots:
-  //   - read t.keys[h]; if it is empty_key, try to claim it: atomicCAS(&t.keys[h], empty_key, u)
-  //     returns what was there (empty_key: the slot is now ours);
-  //   - if the slot holds u (ours, or claimed by another thread a moment ago): atomicAdd
-  //     `count` to t.counts[h] and return true;
-  //   - otherwise another key lives there: go to the next slot.
-  // Return false if every slot holds another key.
-  (void)t, (void)u, (void)count;
+  // TODO(counting/7, open addressing): find u's slot by linear probing from home_slot(u,
+  // t.capacity), claiming an empty one with atomicCAS (another thread may claim it first), and
+  // add `count` to the slot's count atomically.
   return false;
 }
 

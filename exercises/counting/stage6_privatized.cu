@@ -4,12 +4,11 @@
 // the loop that feeds it 16 bytes a load (coarsening, PMPP §9.5). Written for you: the
 // persistent grid (one wave of blocks walking the input with a grid-sized stride), the
 // unaligned head and tail, when to drain the narrow counters, and the last block writing the
-// table. Then delete the wb::not_implemented line in histogram_privatized.
-#include <stdexcept>
+// table; the host side is chapters/counting/stage6_privatized_host.inl.
+#include <tuple>
 
 #include "block_histogram.cuh"
 #include "counting.hpp"
-#include "wb/exercise.hpp"
 #include "histogram_table.cuh"
 #include "wb/kernel.hpp"
 
@@ -37,7 +36,7 @@ __global__ void __launch_bounds__(Layout::threads)
   const auto address = reinterpret_cast<std::uintptr_t>(in);
   std::int64_t head = static_cast<std::int64_t>((16 - (address & 15)) & 15);
   if (head > n) head = n;
-  const auto* body = reinterpret_cast<const int4*>(in + head);
+  // The whole int4 vectors start at in + head (16-byte aligned).
   const std::int64_t vectors = (n - head) / 16;
   const std::int64_t tail_begin = head + vectors * 16;
   const std::int64_t loose = head + (n - tail_begin);
@@ -56,15 +55,9 @@ __global__ void __launch_bounds__(Layout::threads)
   const std::int64_t round_stride = static_cast<std::int64_t>(gridDim.x) * T * U;
   std::int64_t rounds = 0;
   for (std::int64_t first = static_cast<std::int64_t>(blockIdx.x) * T * U; first < vectors; first += round_stride) {
-    // TODO(counting/6, PMPP §9.5 coarsening, interleaved partitioning): in this round the
-    // block owns the vectors [first, first + T * U) of `body`. Thread t loads vectors
-    // first + t + u * T for u = 0 .. U-1 (neighbouring threads, neighbouring 16 bytes: each
-    // warp's load is coalesced), all U of them into an int4 array before counting any (U loads
-    // in flight), skips those at or past `vectors`, and counts the four 32-bit words .x .y .z
-    // .w of each with counters.count_word.
-    // Faster, once it passes (the solution does it): issue the NEXT round's loads before
-    // counting this round's, so the memory system always has work.
-    (void)body;
+    // TODO(counting/6, PMPP §9.5 coarsening): in this round the block owns the int4 vectors
+    // [first, first + T * U) of the body. Count them, U 16-byte loads a thread, so that each
+    // warp's loads are coalesced and several are in flight before any counting starts.
     // Every thread of the block reaches this point the same number of times (the loop bound
     // depends on the block only): drain() has barriers in it.
     if (++rounds == rounds_per_drain) {
@@ -88,77 +81,13 @@ __global__ void __launch_bounds__(Layout::threads)
   }
 }
 
-using kernel_t = void (*)(const std::int8_t*, std::int64_t, histogram_state*, device_table<std::int8_t>, bool);
-
-struct launch_plan {
-  kernel_t kernel;
-  int threads;
-  std::size_t shared_bytes;
-  int unroll;
-};
-
-template <class Layout, int U>
-launch_plan plan_for() {
-  return {histogram_privatized_kernel<Layout, U>, Layout::threads, Layout::shared_bytes, U};
-}
-
-launch_plan choose(int) { return plan_for<bh::thread16_atomic, 4>(); }  // one layout here
-
-void run(const std::int8_t* in, std::int64_t n, histogram_state* state, device_table<std::int8_t> out,
-         bool write_table, const config& cfg, cudaStream_t stream) {
-  validate(cfg);
-  const launch_plan plan = choose(cfg.variant);
-  // Asked once per layout and process: the shared-memory opt-in, how many blocks fit on an
-  // SM, how many SMs (so a timed call launches and nothing else).
-  struct device_facts {
-    int resident_per_sm = 0;
-    int sms = 0;
-  };
-  static device_facts facts[4];
-  device_facts& f = facts[cfg.variant];
-  if (f.sms == 0) {
-    WB_CHECK(cudaFuncSetAttribute(plan.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                  static_cast<int>(plan.shared_bytes)));
-    WB_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&f.resident_per_sm, plan.kernel, plan.threads,
-                                                           plan.shared_bytes));
-    if (f.resident_per_sm < 1) f.resident_per_sm = 1;
-    f.sms = multiprocessor_count();
-  }
-  const int per_sm = cfg.blocks_per_sm > 0 ? cfg.blocks_per_sm : f.resident_per_sm;
-  const int sms = f.sms;
-  // Persistent: one wave of blocks, but no more blocks than there are rounds of work (small
-  // inputs, and the cpu backend, where every block costs real time). At least one block:
-  // it also counts the loose head and tail items and writes the table.
-  const std::int64_t per_block = static_cast<std::int64_t>(plan.threads) * plan.unroll * 16;
-  std::int64_t blocks = wb::ceil_div(n, per_block);
-  const std::int64_t resident = static_cast<std::int64_t>(sms) * per_sm;
-  if (blocks > resident) blocks = resident;
-  if (cfg.blocks > 0) blocks = cfg.blocks;
-  if (blocks < 1) blocks = 1;
-  wb::launch({static_cast<unsigned>(blocks), static_cast<unsigned>(plan.threads), plan.shared_bytes, stream},
-             plan.kernel, in, n, state, out, write_table);
-}
+// The counter layout (block_histogram.cuh; this track has one, whatever cfg.variant says), and
+// the 16-byte loads a thread makes per round.
+using layout_choices = std::tuple<bh::thread16_atomic>;
+constexpr int loads_in_flight = 4;
 
 }  // namespace
 
-std::size_t histogram_privatized_workspace_bytes() { return sizeof(histogram_state); }
-
-void histogram_privatized(const std::int8_t* in, std::int64_t n, device_table<std::int8_t> out, workspace ws,
-                          const config& cfg) {
-  if (ws.bytes < histogram_privatized_workspace_bytes())
-    throw std::invalid_argument("histogram_privatized: workspace too small");
-  wb::not_implemented("counting/6 privatized");  // TODO(counting/6): delete once block_histogram.cuh is done
-  auto* state = static_cast<histogram_state*>(ws.data);
-  WB_CHECK(cudaMemsetAsync(state, 0, sizeof(histogram_state)));
-  run(in, n, state, out, /*write_table=*/true, cfg, 0);
-}
-
-void histogram_privatized_accumulate(const std::int8_t* in, std::int64_t n, std::uint64_t* bins, const config& cfg,
-                                     cudaStream_t stream) {
-  // The bins are the first member of histogram_state; write_table is off, so the ticket is
-  // never touched.
-  run(in, n, reinterpret_cast<histogram_state*>(bins), device_table<std::int8_t>{}, /*write_table=*/false, cfg,
-      stream);
-}
-
 }  // namespace counting::WB_TRACK
+
+#include "stage6_privatized_host.inl"  // the host side of stage 6, shared by both tracks

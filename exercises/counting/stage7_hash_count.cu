@@ -15,8 +15,8 @@
 // with a table big enough for N distinct keys: a wrong hint costs time, never a wrong count.
 // Yours: the insert in hash_table.cuh, and here the pass over the items (insert_kernel) and the
 // compaction of the occupied slots (compact_kernel). The clearing, the table writer, the
-// sizing, the rebuild and the sort of the distinct keys are written for you. Then delete the
-// wb::not_implemented line in count_hash_table.
+// sizing, the rebuild and the sort of the distinct keys are written for you. (The solution's
+// default is a faster two-level count on the same idea; its variants 1-4 are this design.)
 // Between steps 2 and 3 the host reads back five numbers (distinct keys, the side count of
 // INT64_MAX, the overflow flag, the OR and AND of the keys) to size the sort.
 #include <stdexcept>
@@ -25,7 +25,6 @@
 #include "hash_table.cuh"
 #include "sort_pairs.hpp"
 #include "wb/device_buffer.hpp"
-#include "wb/exercise.hpp"
 #include "wb/kernel.hpp"
 
 namespace counting::WB_TRACK {
@@ -57,22 +56,12 @@ __global__ void clear_table_kernel(ht::table_view<Count> t, table_state* state) 
 // Step 1, one pass over the items: thread by thread, key by key, into the table.
 template <bool aggregate, class Count>
 __global__ void insert_kernel(const std::int64_t* in, std::int64_t n, ht::table_view<Count> t, table_state* state) {
-  // TODO(counting/7, open addressing with atomics): a grid-stride loop over the n items
-  // (wb::global_thread_index(), wb::grid_thread_count()). For each item:
-  //   - read it with __ldcs(reinterpret_cast<const long long*>(in) + i): an evict-first load,
-  //     so the input streaming past does not push the table out of the L2 cache;
-  //   - u = ht::flip(key). If u == ht::empty_key (the key is INT64_MAX, the one key whose
-  //     pattern marks a free slot) atomicAdd 1 to state->sentinel_count instead;
-  //   - else ht::insert(t, u, Count{1}); when it returns false (the table is full) set
-  //     state->overflow = 1: the host then rebuilds with room for N keys.
-  // That passes the checks. Then, when `aggregate` is true (cfg.variant 0, the default), let
-  // the lanes of a warp that hold the same key add together: peers = __match_any_sync(
-  // 0xffffffffu, u) names them, the lowest lane of `peers` inserts __popc(peers) for all, the
-  // others skip. A hot key (zipf-like, one-hot input) then costs one atomic per warp, not 32.
-  // __match_any_sync needs all 32 lanes: loop over warp-sized rounds (base = global index -
-  // lane, i = base + lane) so every lane makes the same number of calls, and leave lanes past
-  // the end out of `peers` (mask it with __ballot_sync(0xffffffffu, i < n)).
-  (void)in, (void)n, (void)t, (void)state;
+  // TODO(counting/7, open addressing with atomics): every item adds one to its key's count
+  // with ht::insert on the flipped key (ht::flip). INT64_MAX flips to ht::empty_key, the
+  // pattern of a free slot: count it in state->sentinel_count instead. A full table
+  // (insert returns false) sets state->overflow: the host then rebuilds with room for N keys.
+  // Read the input with evict-first loads (__ldcs): it streams past once and must not push
+  // the table out of the L2 cache.
 }
 
 // Step 2: packs the occupied slots (keys[i] != ht::empty_key) into keys/counts, in any order
@@ -80,16 +69,9 @@ __global__ void insert_kernel(const std::int64_t* in, std::int64_t n, ht::table_
 template <class Count>
 __global__ void compact_kernel(ht::table_view<Count> t, unsigned long long* keys, unsigned long long* counts,
                                table_state* state) {
-  // TODO(counting/7, stream compaction): a grid-stride loop over the t.capacity slots. An
-  // occupied slot takes place = atomicAdd(&state->distinct, 1ull) and writes keys[place] =
-  // t.keys[i], counts[place] = t.counts[i]. (Faster: one atomicAdd per block for all of its
-  // occupied slots, each thread's place from __ballot_sync and __popc within its warp and a
-  // scan over the warps; the solution does that.)
-  // Optional: fold every occupied key into state->key_or (atomicOr) and state->key_and
-  // (atomicAnd, it starts at all ones), one of each per warp after a __shfl_xor_sync
-  // reduction: the sort then skips the key bytes where all keys agree. Left alone, the sort
-  // looks at all 8 bytes: right, just slower.
-  (void)t, (void)keys, (void)counts, (void)state;
+  // TODO(counting/7, stream compaction): each occupied slot takes the next free place in
+  // keys/counts (state->distinct counts the places taken). Optional: fold the keys into
+  // state->key_or and state->key_and, so the sort skips the key bytes where all keys agree.
 }
 
 __global__ void write_table_kernel(const unsigned long long* keys, const unsigned long long* counts,
@@ -204,7 +186,6 @@ std::size_t count_hash_table_workspace_bytes(std::int64_t n, const config& cfg) 
 void count_hash_table(const std::int64_t* in, std::int64_t n, device_table<std::int64_t> out, workspace ws,
                       const config& cfg) {
   validate(cfg);
-  wb::not_implemented("counting/7 hash table");  // TODO(counting/7): delete once insert, insert_kernel and compact_kernel are done
   std::int64_t capacity = planned_capacity(n, cfg);
   layout l = place(ws.data, capacity);
   if (ws.bytes < l.bytes) throw std::invalid_argument("count_hash_table: workspace too small");

@@ -21,7 +21,6 @@
 #include "chunks.hpp"
 #include "counting.hpp"
 #include "histogram_table.hpp"
-#include "wb/exercise.hpp"
 #include "wb/kernel.hpp"
 
 namespace counting::WB_TRACK {
@@ -73,10 +72,9 @@ std::size_t count_pipelined_workspace_bytes(const config& cfg) {
 void count_pipelined(const std::int8_t* host_in, std::int64_t n, device_table<std::int8_t> out, workspace ws,
                      const config& cfg) {
   validate(cfg);
-  wb::not_implemented("counting/8 pipeline");  // TODO(counting/8): delete once the loop below is written
   if (ws.bytes < count_pipelined_workspace_bytes(cfg)) throw std::invalid_argument("count_pipelined: workspace too small");
   auto* bins = static_cast<std::uint64_t*>(ws.data);
-  auto* buffers = static_cast<unsigned char*>(ws.data) + bins_bytes;
+  // The streams' chunk buffers follow the bins in the workspace, buffer_stride(cfg) apart.
   WB_CHECK(cudaMemsetAsync(bins, 0, bins_bytes));
 
   const std::int64_t chunks = chunk_count(n, cfg.chunk_items);
@@ -90,12 +88,9 @@ void count_pipelined(const std::int8_t* host_in, std::int64_t n, device_table<st
     for (int s = 0; s < used; ++s) WB_CHECK(cudaStreamWaitEvent(p.streams[s], zeroed, 0));
     WB_CHECK(cudaEventDestroy(zeroed));
 
-    // TODO(counting/8): for every chunk c (chunk_bounds(c, cfg.chunk_items, n): the last one is
-    // shorter, D10), on stream s = c % used: cudaMemcpyAsync the chunk from host_in into
-    // buffer s (buffers + s * buffer_stride(cfg)), then histogram_privatized_accumulate(buffer,
-    // length, bins, cfg, p.streams[s]). Nothing waits inside the loop (D11). Then delete the
-    // wb::not_implemented line at the top of count_pipelined.
-    (void)host_in, (void)buffers;
+    // TODO(counting/8): every chunk (chunks.hpp; the last one is shorter, D10) is copied to
+    // the device and counted into `bins` on one of the `used` streams, in turn, so that
+    // copies and counting overlap; nothing waits inside the loop (D11).
     // The default stream waits for every stream, then writes the one table.
     for (int s = 0; s < used; ++s) {
       WB_CHECK(cudaEventRecord(p.done[s], p.streams[s]));

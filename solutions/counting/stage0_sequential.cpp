@@ -7,7 +7,6 @@
 // It is also about N*(N+k)/2 comparisons (D1): 12 min 38 s for 10^6 items in the article's
 // Table 1. Kept as written, apart from its 64-bit loop counters, as the plain sequential
 // specification every other stage is compared with on small inputs.
-#include <algorithm>
 #include <cstdio>
 #include <string>
 
@@ -48,17 +47,6 @@ std::vector<entry<T>> dist_count_first_seen(std::span<const T> data) {
   return freq_t;
 }
 
-template <class T>
-std::vector<entry<T>> dist_count(std::span<const T> data) {
-  std::vector<entry<T>> table = dist_count_first_seen(data);
-  // The chapter's one change to the article's output: ascending value order (counting.hpp).
-  std::sort(table.begin(), table.end(), [](const entry<T>& a, const entry<T>& b) { return a.value < b.value; });
-  return table;
-}
-
-template std::vector<entry<std::int8_t>> dist_count_first_seen(std::span<const std::int8_t>);
-template std::vector<entry<std::int64_t>> dist_count_first_seen(std::span<const std::int64_t>);
-template std::vector<entry<std::int8_t>> dist_count(std::span<const std::int8_t>);
-template std::vector<entry<std::int64_t>> dist_count(std::span<const std::int64_t>);
-
 }  // namespace counting::WB_TRACK
+
+#include "stage0_sequential_host.inl"  // the ascending table and the instantiations, shared by both tracks

@@ -14,8 +14,6 @@
 // reported value at its rank among the reported values (how many are smaller), which puts
 // the table in ascending order without a sort. Both kernels do N^2 comparisons: at 10^6 items
 // that is 10^12, and the point of this stage is to show why the algorithm must change.
-#include <cstdio>
-
 #include "counting.hpp"
 #include "wb/kernel.hpp"
 
@@ -83,33 +81,6 @@ __global__ void rank_and_write_kernel(const T* in, std::int64_t n, const std::ui
 
 }  // namespace
 
-template <class T>
-std::size_t count_direct_port_workspace_bytes(std::int64_t n) {
-  return static_cast<std::size_t>(n > 0 ? n : 1) * sizeof(std::uint64_t);
-}
-
-template <class T>
-void count_direct_port(const T* in, std::int64_t n, device_table<T> out, workspace ws, const config& cfg) {
-  validate(cfg);
-  if (n > max_quadratic_device_items) {
-    char text[200];
-    std::snprintf(text, sizeof text, "D1: O(N^2) on the GPU: N = %lld is above the limit of %lld items",
-                  static_cast<long long>(n), static_cast<long long>(max_quadratic_device_items));
-    throw stage_refused(text);
-  }
-  if (ws.bytes < count_direct_port_workspace_bytes<T>(n)) throw std::invalid_argument("count_direct_port: workspace too small");
-  WB_CHECK(cudaMemsetAsync(out.size, 0, sizeof(std::int64_t)));
-  if (n == 0) return;
-  auto* counts = static_cast<std::uint64_t*>(ws.data);
-  const int block = cfg.block;
-  const auto grid = static_cast<unsigned>(wb::ceil_div(n, block));
-  wb::launch({grid, static_cast<unsigned>(block)}, count_duplicates_kernel<T>, in, n, counts);
-  wb::launch({grid, static_cast<unsigned>(block)}, rank_and_write_kernel<T>, in, n, counts, out);
-}
-
-template std::size_t count_direct_port_workspace_bytes<std::int8_t>(std::int64_t);
-template std::size_t count_direct_port_workspace_bytes<std::int64_t>(std::int64_t);
-template void count_direct_port(const std::int8_t*, std::int64_t, device_table<std::int8_t>, workspace, const config&);
-template void count_direct_port(const std::int64_t*, std::int64_t, device_table<std::int64_t>, workspace, const config&);
-
 }  // namespace counting::WB_TRACK
+
+#include "stage3_direct_port_host.inl"  // the host side of stage 3, shared by both tracks

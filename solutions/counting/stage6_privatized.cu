@@ -12,7 +12,7 @@
 //      table (a ticket counter, as in cuda-samples' threadFenceReduction).
 // The input may start anywhere: the bytes before the first 16-byte boundary and after the
 // last whole vector (at most 30) are counted one by one.
-#include <stdexcept>
+#include <tuple>
 
 #include "block_histogram.cuh"
 #include "counting.hpp"
@@ -109,84 +109,13 @@ __global__ void __launch_bounds__(Layout::threads)
   }
 }
 
-using kernel_t = void (*)(const std::int8_t*, std::int64_t, histogram_state*, device_table<std::int8_t>, bool);
-
-struct launch_plan {
-  kernel_t kernel;
-  int threads;
-  std::size_t shared_bytes;
-  int unroll;
-};
-
-template <class Layout, int U>
-launch_plan plan_for() {
-  return {histogram_privatized_kernel<Layout, U>, Layout::threads, Layout::shared_bytes, U};
-}
-
-launch_plan choose(int variant) {
-  switch (variant) {
-    case 0: return plan_for<bh::thread16_atomic, 4>();
-    case 1: return plan_for<bh::thread16_plain, 4>();
-    case 2: return plan_for<bh::thread8_plain, 4>();
-    default: return plan_for<bh::warp32_atomic, 4>();
-  }
-}
-
-void run(const std::int8_t* in, std::int64_t n, histogram_state* state, device_table<std::int8_t> out,
-         bool write_table, const config& cfg, cudaStream_t stream) {
-  validate(cfg);
-  if (cfg.variant > 3) throw std::invalid_argument("stage 6: variant must be 0 to 3");
-  const launch_plan plan = choose(cfg.variant);
-  // Asked once per layout and process: the shared-memory opt-in, how many blocks fit on an
-  // SM, how many SMs (so a timed call launches and nothing else).
-  struct device_facts {
-    int resident_per_sm = 0;
-    int sms = 0;
-  };
-  static device_facts facts[4];
-  device_facts& f = facts[cfg.variant];
-  if (f.sms == 0) {
-    WB_CHECK(cudaFuncSetAttribute(plan.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                  static_cast<int>(plan.shared_bytes)));
-    WB_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&f.resident_per_sm, plan.kernel, plan.threads,
-                                                           plan.shared_bytes));
-    if (f.resident_per_sm < 1) f.resident_per_sm = 1;
-    f.sms = multiprocessor_count();
-  }
-  const int per_sm = cfg.blocks_per_sm > 0 ? cfg.blocks_per_sm : f.resident_per_sm;
-  const int sms = f.sms;
-  // Persistent: one wave of blocks, but no more blocks than there are rounds of work (small
-  // inputs, and the cpu backend, where every block costs real time). At least one block:
-  // it also counts the loose head and tail items and writes the table.
-  const std::int64_t per_block = static_cast<std::int64_t>(plan.threads) * plan.unroll * 16;
-  std::int64_t blocks = wb::ceil_div(n, per_block);
-  const std::int64_t resident = static_cast<std::int64_t>(sms) * per_sm;
-  if (blocks > resident) blocks = resident;
-  if (cfg.blocks > 0) blocks = cfg.blocks;
-  if (blocks < 1) blocks = 1;
-  wb::launch({static_cast<unsigned>(blocks), static_cast<unsigned>(plan.threads), plan.shared_bytes, stream},
-             plan.kernel, in, n, state, out, write_table);
-}
+// The counter layouts cfg.variant picks (0-3, block_histogram.cuh), and the 16-byte loads a
+// thread keeps in flight per round.
+using layout_choices = std::tuple<bh::thread16_atomic, bh::thread16_plain, bh::thread8_plain, bh::warp32_atomic>;
+constexpr int loads_in_flight = 4;
 
 }  // namespace
 
-std::size_t histogram_privatized_workspace_bytes() { return sizeof(histogram_state); }
-
-void histogram_privatized(const std::int8_t* in, std::int64_t n, device_table<std::int8_t> out, workspace ws,
-                          const config& cfg) {
-  if (ws.bytes < histogram_privatized_workspace_bytes())
-    throw std::invalid_argument("histogram_privatized: workspace too small");
-  auto* state = static_cast<histogram_state*>(ws.data);
-  WB_CHECK(cudaMemsetAsync(state, 0, sizeof(histogram_state)));
-  run(in, n, state, out, /*write_table=*/true, cfg, 0);
-}
-
-void histogram_privatized_accumulate(const std::int8_t* in, std::int64_t n, std::uint64_t* bins, const config& cfg,
-                                     cudaStream_t stream) {
-  // The bins are the first member of histogram_state; write_table is off, so the ticket is
-  // never touched.
-  run(in, n, reinterpret_cast<histogram_state*>(bins), device_table<std::int8_t>{}, /*write_table=*/false, cfg,
-      stream);
-}
-
 }  // namespace counting::WB_TRACK
+
+#include "stage6_privatized_host.inl"  // the host side of stage 6, shared by both tracks

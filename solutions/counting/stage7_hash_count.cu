@@ -11,7 +11,7 @@
 //      agree, and write the table.
 // Variants: 1 one atomic per item, table 3/4 full; 2 warp-aggregated, 3/4 full; 3
 // warp-aggregated, half full; 4 one atomic per item, half full. Measured on an H100 (README,
-// run 5), the insert of 2^26 keys takes ~1.6 ms whether the table holds 2^12 or 2^20 keys
+// "Measurements"), the insert of 2^26 keys takes ~1.6 ms whether the table holds 2^12 or 2^20 keys
 // (86% L2 hits, 0.7 GB from DRAM: not memory-bound): ~45 G random global atomics a second is
 // the ceiling of this design, 2.3x CUB at best.
 // The TWO-LEVEL count (cfg.variant 0, the default) does the same twice, so that almost every
@@ -27,7 +27,7 @@
 //       bucket's and the spill table's) where keys spilled.
 // It moves the keys three times (read; write; read) instead of once, at near bandwidth,
 // instead of one random global atomic per key: 1.37-1.48 ms against the one-level 1.99 ms at
-// 2^26 keys, 2^20 distinct (README, session 3). With more expected distinct keys than 1024
+// 2^26 keys, 2^20 distinct (H100). With more expected distinct keys than 1024
 // buckets hold (all keys distinct), or N >= 2^32, variant 0 counts with the one-level table
 // (half full, warp-aggregated, as variant 3).
 // The tables' sizes come from cfg.expected_distinct (like reserve() on a std::unordered_map).
@@ -590,7 +590,7 @@ struct two_level_plan {
 // Two-level when asked for (variant 0), N below 2^32 (the tables' counts are 32-bit) and the
 // expected distinct keys (the hint, or N) fit in 1024 buckets planned 1/4 full (shorter
 // probes: the lanes of a warp wait for the longest; measured 0.33-0.46 ms for the tables
-// against 0.53 ms half full, README session 3). A bucket has room for its fair share of N
+// against 0.53 ms half full, on an H100). A bucket has room for its fair share of N
 // plus 1/8 (for uniform hashes of 2^26 keys into 512 buckets that is 45 standard
 // deviations) plus 1024.
 two_level_plan plan_two_level(std::int64_t n, const config& cfg) {

@@ -7,6 +7,7 @@
 #include <map>
 #include <span>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "counting.hpp"
@@ -38,13 +39,21 @@ std::vector<entry<T>> run_stage(int stage, const std::vector<T>& data, const con
   return runner.result();
 }
 
-// CHECKs the stage's table against the reference, naming the input and the first difference.
+// CHECKs a table against the expected one; a failure says the first row that differs
+// ("at row 3: expected 7:2, got 7:1") or the first value missing or extra.
+#define COUNTING_CHECK_TABLE(expected, got)                                                   \
+  do {                                                                                        \
+    const auto counting_mismatch_ = ::counting::table_mismatch((expected), (got));            \
+    CHECK_MESSAGE(!counting_mismatch_.has_value(), "wrong table: " << counting_mismatch_.value_or(std::string()));   \
+  } while (0)
+
+// CHECKs the stage's table against the reference, naming the input, its size and the first
+// difference.
 template <class T>
 void check_stage(int stage, const std::vector<T>& data, const std::string& what, const config& cfg = {}) {
-  CAPTURE(what);
+  INFO("input: " << what << ", " << data.size() << std::string(std::is_same_v<T, std::int8_t> ? " int8" : " int64") << " items");
   const auto got = run_stage<T>(stage, data, cfg);
-  const auto mismatch = table_mismatch(reference_table<T>(data), got);
-  CHECK_MESSAGE(!mismatch.has_value(), (mismatch ? *mismatch : std::string()));
+  COUNTING_CHECK_TABLE(reference_table<T>(data), got);
 }
 
 template <class T>

@@ -58,7 +58,8 @@ TEST_SUITE("counting/1 openmp") {
     const auto data = with_unique_last(wb::gen::few_distinct<i8>(3 * 333 + 2, wb::testing::seed(201), 20));
     const auto expected = reference_table<i8>(data);
     CHECK_FALSE(tables_equal(expected, defective::omp_dist_count_D2(data, 3)));
-    CHECK(tables_equal(expected, track::omp_dist_count<i8>(data, 3)));
+    INFO("input: " << data.size() << " int8 items");
+    COUNTING_CHECK_TABLE(expected, track::omp_dist_count<i8>(data, 3));
   }
   TEST_CASE("D3: value 0 was never recorded (a zeroed table searched in full)") {
     auto data = wb::gen::few_distinct<i8>(1500, wb::testing::seed(202), 9);
@@ -66,13 +67,15 @@ TEST_SUITE("counting/1 openmp") {
     data[701] = 0;
     const auto expected = reference_table<i8>(data);
     CHECK_FALSE(tables_equal(expected, defective::omp_dist_count_D3(data, 4)));
-    CHECK(tables_equal(expected, track::omp_dist_count<i8>(data, 4)));
+    INFO("input: " << data.size() << " int8 items");
+    COUNTING_CHECK_TABLE(expected, track::omp_dist_count<i8>(data, 4));
   }
   TEST_CASE("D4: a narrow loop index wraps (16 bits here, standing for the article's int at 2^31)") {
     const auto data = with_unique_last(wb::gen::few_distinct<i8>((1 << 16) + 4464, wb::testing::seed(203), 5));
     const auto expected = reference_table<i8>(data);
     CHECK_FALSE(tables_equal(expected, defective::omp_dist_count_D4(data, 2)));
-    CHECK(tables_equal(expected, track::omp_dist_count<i8>(data, 2)));
+    INFO("input: " << data.size() << " int8 items");
+    COUNTING_CHECK_TABLE(expected, track::omp_dist_count<i8>(data, 2));
   }
 }
 
@@ -119,8 +122,8 @@ TEST_SUITE("counting/4 dynamic parallelism") {
       schedule_order_scope scope(order);
       count.fill_bytes(0);
       track::count_if_value<i8>(d.data(), static_cast<std::int64_t>(data.size()), value, count.data());
-      CAPTURE(order);
-      CHECK(count.to_host()[0] == expected);
+      INFO(data.size() << " int8 items, schedule order " << std::string(order));
+      CHECK_MESSAGE(count.to_host()[0] == expected, "expected count " << expected << ", got " << count.to_host()[0]);
     }
   }
   TEST_CASE("D7: only the first blockDim.x items were compared") {
@@ -134,7 +137,8 @@ TEST_SUITE("counting/4 dynamic parallelism") {
     CHECK(count.to_host()[0] != expected);
     count.fill_bytes(0);
     track::count_if_value<i8>(d.data(), static_cast<std::int64_t>(data.size()), value, count.data());
-    CHECK(count.to_host()[0] == expected);
+    INFO(data.size() << " int8 items");
+    CHECK_MESSAGE(count.to_host()[0] == expected, "expected count " << expected << ", got " << count.to_host()[0]);
   }
 
   // Chunk tables of `data` as stage 4's parent and children leave them (see test_stages.cpp).
@@ -174,13 +178,15 @@ TEST_SUITE("counting/4 dynamic parallelism") {
     for (std::size_t i = 200; i < data.size(); i += 2) data[i] = -3;
     const auto expected = reference_table<i8>(data);
     CHECK_FALSE(tables_equal(expected, merge_with(defective::merge_chunk_tables_D8, data, 100)));
-    CHECK(tables_equal(expected, merge_with(track::merge_chunk_tables<i8>, data, 100)));
+    INFO("input: " << data.size() << " int8 items");
+    COUNTING_CHECK_TABLE(expected, merge_with(track::merge_chunk_tables<i8>, data, 100));
   }
   TEST_CASE("D9: an entry's value was compared with another entry's count") {
     const auto data = wb::gen::few_distinct<i8>(600, wb::testing::seed(209), 8);
     const auto expected = reference_table<i8>(data);
     CHECK_FALSE(tables_equal(expected, merge_with(defective::merge_chunk_tables_D9, data, 50)));
-    CHECK(tables_equal(expected, merge_with(track::merge_chunk_tables<i8>, data, 50)));
+    INFO("input: " << data.size() << " int8 items");
+    COUNTING_CHECK_TABLE(expected, merge_with(track::merge_chunk_tables<i8>, data, 50));
   }
 }
 
@@ -241,11 +247,11 @@ TEST_SUITE("counting/8 pipeline") {
       track::count_pipelined(pinned.data(), static_cast<std::int64_t>(n), out.view(), {ws.data(), ws.size()}, cfg);
     }, opt).median_ms;
     const auto expected = reference_table<i8>(data);
-    CHECK(tables_equal(expected, out.to_host()));
+    COUNTING_CHECK_TABLE(expected, out.to_host());
     const double article_ms = wb::time_gpu([&] {
       defective::count_pipelined_D11(pinned.data(), static_cast<std::int64_t>(n), out.view(), cfg.chunk_items);
     }, opt).median_ms;
-    CHECK(tables_equal(expected, out.to_host()));
+    COUNTING_CHECK_TABLE(expected, out.to_host());
     MESSAGE("bare copy " << copy_ms << " ms, pipeline " << fixed_ms << " ms (" << fixed_ms / copy_ms
                          << "x), the article's loop " << article_ms << " ms (" << article_ms / copy_ms << "x)");
     CHECK(fixed_ms <= 1.2 * copy_ms);

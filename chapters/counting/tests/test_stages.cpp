@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <limits>
 #include <random>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -21,12 +22,7 @@ using namespace counting::testing;
 using i8 = std::int8_t;
 using i64 = std::int64_t;
 
-bool register_counting_stages() {
-  static std::vector<wb::testing::stage_info> infos;
-  for (const auto& s : counting::stages) infos.push_back({s.suite, s.title, s.section, s.hint});
-  return wb::testing::register_stages(infos.data(), infos.size());
-}
-const bool registered = register_counting_stages();
+const bool registered = wb::testing::register_stages(std::span{counting::stages});
 
 template <class T>
 void check_all(int stage, const std::vector<named_input<T>>& inputs, const config& cfg = {}) {
@@ -39,8 +35,9 @@ TEST_SUITE("counting/0 sequential") {
   TEST_CASE("the article's example: first-seen order as printed, ascending order as returned") {
     const std::vector<i64> data{3, 1, 6, 2, 1, 3, 6};
     const auto first_seen = track::dist_count_first_seen<i64>(data);
-    CHECK(first_seen == std::vector<entry<i64>>{{3, 2}, {1, 2}, {6, 2}, {2, 1}});
-    CHECK(track::dist_count<i64>(data) == std::vector<entry<i64>>{{1, 2}, {2, 1}, {3, 2}, {6, 2}});
+    INFO("input: 3 1 6 2 1 3 6 (7 items)");
+    COUNTING_CHECK_TABLE((std::vector<entry<i64>>{{3, 2}, {1, 2}, {6, 2}, {2, 1}}), first_seen);
+    COUNTING_CHECK_TABLE((std::vector<entry<i64>>{{1, 2}, {2, 1}, {3, 2}, {6, 2}}), track::dist_count<i64>(data));
   }
   TEST_CASE("int8 and int64 inputs against std::map") {
     check_all<i8>(0, int8_inputs(3000, 10));
@@ -56,8 +53,8 @@ TEST_SUITE("counting/1 openmp") {
   TEST_CASE("thread counts that do not divide N (D2)") {
     const auto data = wb::gen::uniform<i8>(1001, wb::testing::seed(22));
     for (int threads : {1, 2, 3, 7, 16}) {
-      CAPTURE(threads);
-      CHECK(track::omp_dist_count<i8>(data, threads) == reference_table<i8>(data));
+      INFO("input: " << data.size() << " uniform int8 items, " << threads << " threads");
+      COUNTING_CHECK_TABLE(reference_table<i8>(data), track::omp_dist_count<i8>(data, threads));
     }
   }
 }
@@ -108,9 +105,8 @@ TEST_SUITE("counting/4 dynamic parallelism") {
         count.fill_bytes(0);
         track::count_if_value<i8>(d.data(), n, value, count.data());
         const auto expected = static_cast<std::uint64_t>(std::count(data.begin(), data.begin() + n, value));
-        CAPTURE(order);
-        CAPTURE(n);
-        CHECK(count.to_host()[0] == expected);
+        INFO("count-if of value " << +value << " over the first " << n << " items, schedule order " << std::string(order));
+        CHECK_MESSAGE(count.to_host()[0] == expected, "expected count " << expected << ", got " << count.to_host()[0]);
       }
     }
   }
@@ -261,8 +257,8 @@ TEST_SUITE("counting/6 privatized") {
       if (stage == 5) track::histogram_global_atomics(d.data(), n, out.view(), w);
       if (stage == 6) track::histogram_privatized(d.data(), n, out.view(), w);
       WB_CHECK(cudaDeviceSynchronize());
-      CAPTURE(stage);
-      CHECK(out.to_host() == expected);
+      INFO("stage " << stage << ", " << n << " int8 items (past 2^31)");
+      COUNTING_CHECK_TABLE(expected, out.to_host());
     }
   }
 }

@@ -38,12 +38,8 @@
 // library. On the cpu backend the emulator runs no device-side launches: the stage throws
 // stage_refused, while its building blocks (count_if_value, merge_chunk_tables) run as
 // ordinary host-launched kernels on both backends, and the checks of D6-D9 use them.
-#include <cstdio>
-#include <stdexcept>
-
 #include "chunks.hpp"
 #include "counting.hpp"
-#include "wb/exercise.hpp"
 #include "wb/kernel.hpp"
 
 namespace counting::WB_TRACK {
@@ -58,11 +54,8 @@ constexpr std::int64_t pending_launches = (std::int64_t{1} << 17) + 16;
 // The child: *count += #{ i < n : in[i] == value }.
 template <class T>
 __global__ void count_if_kernel(const T* in, std::int64_t n, T value, std::uint64_t* count) {
-  // TODO(counting/4): *count += #{ i < n : in[i] == value }. A __shared__ counter zeroed by
-  // thread 0, then __syncthreads() where EVERY thread reaches it (D6); a grid-stride loop over
-  // all n items (D7) counting into a register; atomicAdd to the shared counter;
-  // __syncthreads(); thread 0 adds the block's count to *count.
-  (void)in, (void)n, (void)value, (void)count;
+  // TODO(counting/4, D6, D7): add the number of items equal to `value` among all n to *count:
+  // a per-block count in shared memory first, one atomic per block into *count.
 }
 
 // Ranks the merged entries: merged[i] > 0 marks the first chunk entry of a value, holding the
@@ -70,11 +63,8 @@ __global__ void count_if_kernel(const T* in, std::int64_t n, T value, std::uint6
 template <class T>
 __global__ void rank_kernel(const T* slot_value, const std::uint64_t* merged, std::int64_t n,
                             device_table<T> out, const int* launch_error) {
-  // TODO(counting/4): if *launch_error != 0 (launch_error may be null), thread 0 writes
-  // *out.size = -*launch_error and everyone returns. Else, for every i with merged[i] > 0: its
-  // rank = #{ j : merged[j] > 0 and slot_value[j] < slot_value[i] } is its row in out;
-  // atomicAdd 1 to *out.size.
-  (void)slot_value, (void)merged, (void)n, (void)out, (void)launch_error;
+  // TODO(counting/4): a failed child launch (launch_error, when not null, holds its error)
+  // makes the size -error; otherwise each marked entry goes to its rank, as in stage 3.
 }
 
 // The merge of the chunk tables (cdpMergeReduction / cdpMergeAllReduction): slot i is an
@@ -84,20 +74,8 @@ template <class T, bool tail_launch_rank>
 __global__ void merge_kernel(const T* slot_value, const std::uint64_t* slot_count, std::int64_t n,
                              std::int64_t chunk, std::uint64_t* merged, device_table<T> out,
                              const int* launch_error) {
-  // TODO(counting/4): for every slot i (grid-stride): if slot_count[i] > 0 (D8: keep every
-  // entry with a count) and no slot of an EARLIER chunk holds the same VALUE (D9: compare
-  // values with values), merged[i] = the sum of slot_count[j] over the slots of this and later
-  // chunks holding that value; else merged[i] = 0. Then, if tail_launch_rank (and on the cuda
-  // backend), thread 0 of block 0 launches rank_kernel<T> into cudaStreamTailLaunch; if
-  // cudaGetLastError() then reports a failure, it writes *out.size = -error (nothing after it
-  // would report it).
-  (void)slot_value, (void)slot_count, (void)n, (void)chunk, (void)merged, (void)out, (void)launch_error;
-}
-
-template <class T>
-unsigned blocks_for(std::int64_t n) {
-  const std::int64_t b = wb::ceil_div(n > 0 ? n : 1, merge_block);
-  return static_cast<unsigned>(b < 4096 ? b : 4096);
+  // TODO(counting/4, D8, D9): merge the chunk tables by value. With tail_launch_rank (cuda
+  // backend), the rank comes next as this grid's tail launch.
 }
 
 #if defined(WB_BACKEND_CUDA)
@@ -106,126 +84,15 @@ template <class T>
 __global__ void parent_kernel(const T* in, std::int64_t n, std::int64_t chunk, T* slot_value,
                               std::uint64_t* slot_count, std::uint64_t* merged, device_table<T> out,
                               int* launch_error, unsigned merge_blocks) {
-  // TODO(counting/4): block c takes chunk_bounds(blockIdx.x, chunk, n) (D13). For each item i
-  // of it (stride blockDim.x): first = no earlier item of the chunk has its value (D12);
-  // slot_count[i] = 0; if first: slot_value[i] = in[i] and launch count_if_kernel<T> over the
-  // chunk into cudaStreamFireAndForget, counting into &slot_count[i] (D5: do not wait). Record
-  // a failed launch (cudaGetLastError) with atomicCAS(launch_error, 0, error). Thread 0 of
-  // block 0 launches merge_kernel<T, true> into cudaStreamTailLaunch (a failure: *out.size =
-  // -error). Device-side launches use <<<...>>>: wb::launch is a host function.
-  (void)in, (void)n, (void)chunk, (void)slot_value, (void)slot_count, (void)merged, (void)out, (void)launch_error, (void)merge_blocks;
+  // TODO(counting/4, D5, D12, D13): block c counts chunk c: every first occurrence of a value
+  // in the chunk launches a child grid (count_if_kernel) that counts it, without waiting;
+  // what needs the children's counts (merge_kernel, then rank_kernel) is launched to run
+  // after this grid and all its children are done (cudaStreamTailLaunch).
 }
 #endif
-
-// Workspace: slot values, slot counts, merged counts (n each), the launch error flag.
-template <class T>
-struct dp_layout {
-  T* slot_value;
-  std::uint64_t* slot_count;
-  std::uint64_t* merged;
-  int* launch_error;
-  std::size_t bytes;
-};
-
-template <class T>
-dp_layout<T> dp_place(void* base, std::int64_t n) {
-  const auto count = static_cast<std::size_t>(n > 0 ? n : 1);
-  auto* p = static_cast<unsigned char*>(base);
-  dp_layout<T> l{};
-  std::size_t offset = 0;
-  l.slot_count = reinterpret_cast<std::uint64_t*>(p + offset);
-  offset += count * sizeof(std::uint64_t);
-  l.merged = reinterpret_cast<std::uint64_t*>(p + offset);
-  offset += count * sizeof(std::uint64_t);
-  l.launch_error = reinterpret_cast<int*>(p + offset);
-  offset += 16;
-  l.slot_value = reinterpret_cast<T*>(p + offset);
-  offset += count * sizeof(T);
-  l.bytes = offset;
-  return l;
-}
 
 }  // namespace
 
-template <class T>
-std::size_t count_dynamic_parallelism_workspace_bytes(std::int64_t n, const config&) {
-  return dp_place<T>(nullptr, n).bytes;
-}
-
-template <class T>
-void count_dynamic_parallelism(const T* in, std::int64_t n, device_table<T> out, workspace ws, const config& cfg) {
-  wb::not_implemented("counting/4 dynamic parallelism");  // TODO(counting/4): delete once the kernels are written
-  validate(cfg);
-#if !defined(WB_BACKEND_CUDA)
-  (void)in, (void)n, (void)out, (void)ws;
-  throw stage_refused(
-      "GPU-only stage: dynamic parallelism (kernels launching kernels) needs a GPU; the cpu backend does not "
-      "emulate device-side launches");
-#else
-  if (n > max_dynamic_parallelism_items) {
-    char text[200];
-    std::snprintf(text, sizeof text, "one child grid per (chunk, value): N = %lld is above the limit of %lld items",
-                  static_cast<long long>(n), static_cast<long long>(max_dynamic_parallelism_items));
-    throw stage_refused(text);
-  }
-  const dp_layout<T> l = dp_place<T>(ws.data, n);
-  if (ws.bytes < l.bytes) throw std::invalid_argument("count_dynamic_parallelism: workspace too small");
-  WB_CHECK(cudaMemsetAsync(out.size, 0, sizeof(std::int64_t)));
-  WB_CHECK(cudaMemsetAsync(l.launch_error, 0, sizeof(int)));
-  if (n == 0) return;
-  // Every child launch waits in the device runtime's queue until it can run: one per distinct
-  // value of each chunk (at most one per item), plus the two tail launches. The queue's size
-  // is set once, before the first launch that uses the device runtime, to pending_launches.
-  const std::int64_t chunks = chunk_count(n, cfg.dp_chunk);
-  std::int64_t children = n;
-  if constexpr (sizeof(T) == 1) children = chunks * 256 < n ? chunks * 256 : n;
-  if (children + 16 > pending_launches) {
-    char text[200];
-    std::snprintf(text, sizeof text, "up to %lld child grids at once: more than the %lld this stage reserves",
-                  static_cast<long long>(children), static_cast<long long>(pending_launches - 16));
-    throw stage_refused(text);
-  }
-  static const bool reserved = [] {
-    WB_CHECK(cudaDeviceSetLimit(cudaLimitDevRuntimePendingLaunchCount, static_cast<std::size_t>(pending_launches)));
-    return true;
-  }();
-  (void)reserved;
-  wb::launch({static_cast<unsigned>(chunks), static_cast<unsigned>(cfg.block)}, parent_kernel<T>, in, n, cfg.dp_chunk,
-             l.slot_value, l.slot_count, l.merged, out, l.launch_error, blocks_for<T>(n));
-#endif
-}
-
-template <class T>
-void count_if_value(const T* in, std::int64_t n, T value, std::uint64_t* count, const config& cfg) {
-  wb::not_implemented("counting/4 dynamic parallelism");  // TODO(counting/4): delete once the kernels are written
-  validate(cfg);
-  if (n <= 0) return;
-  const std::int64_t blocks = wb::ceil_div(n, child_block);
-  wb::launch({static_cast<unsigned>(blocks < child_max_blocks ? blocks : child_max_blocks), child_block},
-             count_if_kernel<T>, in, n, value, count);
-}
-
-template <class T>
-void merge_chunk_tables(const T* slot_value, const std::uint64_t* slot_count, std::int64_t n, std::int64_t chunk,
-                        std::uint64_t* merged, device_table<T> out) {
-  wb::not_implemented("counting/4 dynamic parallelism");  // TODO(counting/4): delete once the kernels are written
-  if (chunk < 1) throw std::invalid_argument("merge_chunk_tables: chunk must be >= 1");
-  WB_CHECK(cudaMemsetAsync(out.size, 0, sizeof(std::int64_t)));
-  if (n <= 0) return;
-  wb::launch({blocks_for<T>(n), merge_block}, merge_kernel<T, false>, slot_value, slot_count, n, chunk, merged, out,
-             static_cast<const int*>(nullptr));
-  wb::launch({blocks_for<T>(n), merge_block}, rank_kernel<T>, slot_value, static_cast<const std::uint64_t*>(merged),
-             n, out, static_cast<const int*>(nullptr));
-}
-
-#define COUNTING_STAGE4(T)                                                                                       \
-  template std::size_t count_dynamic_parallelism_workspace_bytes<T>(std::int64_t, const config&);               \
-  template void count_dynamic_parallelism(const T*, std::int64_t, device_table<T>, workspace, const config&);    \
-  template void count_if_value(const T*, std::int64_t, T, std::uint64_t*, const config&);                        \
-  template void merge_chunk_tables(const T*, const std::uint64_t*, std::int64_t, std::int64_t, std::uint64_t*, \
-                                   device_table<T>);
-COUNTING_STAGE4(std::int8_t)
-COUNTING_STAGE4(std::int64_t)
-#undef COUNTING_STAGE4
-
 }  // namespace counting::WB_TRACK
+
+#include "stage4_dynamic_parallelism_host.inl"  // the host side of stage 4, shared by both tracks
