@@ -50,7 +50,13 @@ std::string merge_path_svg(const merge_path_input& in) {
   for (const auto& s : in.thread_splits) check_split(s, m, n, "thread");
   for (const auto& s : in.block_splits) check_split(s, m, n, "block");
 
-  document doc(left + static_cast<double>(m) * cell + margin, top + static_cast<double>(n) * cell + legend);
+  const std::string legend_path = fmt::format("path: {} steps (right: take A, down: take B)", m + n);
+  const std::string legend_marks = "dots: thread co-ranks, squares: block co-ranks, red: off the path";
+  // wide enough for the grid and for the caption and legend lines (about 7.5 and 6.5 units a character)
+  const double text_width = std::max(static_cast<double>(in.caption.size()) * 7.5,
+                                     static_cast<double>(legend_marks.size()) * 6.5) + margin;
+  document doc(std::max(left + static_cast<double>(m) * cell + margin, text_width),
+               top + static_cast<double>(n) * cell + legend);
   doc.title(in.caption.empty() ? "merge path" : in.caption);
   doc.rect(0, 0, doc.width(), doc.height(), {{"fill", "white"}});
   if (!in.caption.empty()) doc.text(margin / 2, 18, in.caption, {{"font-family", "sans-serif"}, {"font-size", "13"}});
@@ -108,10 +114,8 @@ std::string merge_path_svg(const merge_path_input& in) {
   doc.end_group();
 
   doc.begin_group({{"class", "legend"}, {"font-family", "sans-serif"}, {"font-size", "11"}});
-  const double y = grid_y(n) + 28;
-  doc.text(margin / 2, y,
-           fmt::format("path: {} steps (right: take A, down: take B); dots: thread co-ranks; squares: block co-ranks",
-                       m + n));
+  doc.text(margin / 2, grid_y(n) + 22, legend_path);
+  doc.text(margin / 2, grid_y(n) + 38, legend_marks);
   doc.end_group();
   return doc.str();
 }
