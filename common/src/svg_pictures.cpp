@@ -1,6 +1,7 @@
 #include "wb/svg_pictures.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -55,7 +56,7 @@ std::string merge_path_svg(const merge_path_input& in) {
   // wide enough for the grid and for the caption and legend lines (about 7.5 and 6.5 units a character)
   const double text_width = std::max(static_cast<double>(in.caption.size()) * 7.5,
                                      static_cast<double>(legend_marks.size()) * 6.5) + margin;
-  document doc(std::max(left + static_cast<double>(m) * cell + margin, text_width),
+  document doc(std::ceil(std::max(left + static_cast<double>(m) * cell + margin, text_width)),
                top + static_cast<double>(n) * cell + legend);
   doc.title(in.caption.empty() ? "merge path" : in.caption);
   doc.rect(0, 0, doc.width(), doc.height(), {{"fill", "white"}});
