@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Installs the Debian/Ubuntu packages the workbook builds with, if any is missing:
-# cmake, ninja, g++, doctest, CLI11, fmt, Boost.Context. Uses sudo when not root.
+# cmake, ninja, g++, doctest, CLI11, fmt, Boost.Context, and rsvg-convert (librsvg2-bin: the
+# tests render the SVG pictures with it). Uses sudo when not root.
 # The CUDA toolkit is not installed here (see README: Prerequisites); without it the
 # workbook builds the cpu backend.
 set -euo pipefail
 
-packages=(cmake ninja-build g++ doctest-dev libcli11-dev libfmt-dev libboost-context-dev)
+packages=(cmake ninja-build g++ doctest-dev libcli11-dev libfmt-dev libboost-context-dev librsvg2-bin)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
