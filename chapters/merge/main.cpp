@@ -290,7 +290,7 @@ class merge_run {
 
   // Runs one stage of one track: once to verify, then timed. `outputs` receives its output
   // (for --compare). Configuration problems become a note (or exit 2 when asked for by name).
-  wb::report_row measure(const merge::stage& s, const track_api<K>& api, const std::string& label,
+  wb::report_row measure(const wb::stage& s, const track_api<K>& api, const std::string& label,
                          std::vector<K>* output, const config& cfg, bool by_name) {
     wb::report_row row;
     row.stage = label;
@@ -436,7 +436,7 @@ class merge_run {
     std::vector<sweep_row> rows;
     const auto run = [&](int stage, const config& cfg) {
       sweep_row row{stage, cfg, std::nullopt, std::nullopt, false, ""};
-      const merge::stage& s = merge::stages[static_cast<std::size_t>(stage)];
+      const wb::stage& s = merge::stages[static_cast<std::size_t>(stage)];
       try {
         row.cfg = merge::resolve(stage, cfg, m_ + n_, sizeof(K), opt_.key_value);
         wb::report_row r = measure(s, api, s.suite, nullptr, cfg, false);

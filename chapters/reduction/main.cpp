@@ -99,7 +99,12 @@ device_fn<T> device_stage_of(const std::string& track, int number) {
   throw std::logic_error("no device stage " + std::to_string(number));
 }
 
-std::string stage_label(const stage_entry& s) { return fmt::format("{} {}", s.number, s.id); }
+// "1 two-pass": the number and the suite's name after it ("reduction/1 two-pass").
+std::string_view stage_id(const wb::stage& s) {
+  const std::string_view suite = s.suite;
+  return suite.substr(suite.find(' ') + 1);
+}
+std::string stage_label(const wb::stage& s) { return fmt::format("{} {}", s.number, stage_id(s)); }
 
 // ---------------------------------------------------------------------------------------
 // Input
@@ -328,7 +333,7 @@ int run(const options& opt) {
             best_gbs = gbs;
             best_block = b;
           }
-          if (csv) std::fprintf(csv, "%d %s,%s,%d,%.6f,%.3f,%s\n", s.number, s.id, track.c_str(), b, r.time->median_ms,
+          if (csv) std::fprintf(csv, "%d %s,%s,%d,%.6f,%.3f,%s\n", s.number, std::string(stage_id(s)).c_str(), track.c_str(), b, r.time->median_ms,
                                 gbs, r.verified ? "yes" : "no");
         }
         if (best_block > 0) fmt::print("   {} ({:.1f} GB/s)\n", best_block, best_gbs);

@@ -22,9 +22,7 @@ using i8 = std::int8_t;
 using i64 = std::int64_t;
 
 bool register_counting_stages() {
-  static std::vector<wb::testing::stage_info> infos;
-  for (const auto& s : counting::stages) infos.push_back({s.suite, s.title, s.section, s.hint});
-  return wb::testing::register_stages(infos.data(), infos.size());
+  return wb::testing::register_stages(counting::stages);
 }
 const bool registered = register_counting_stages();
 

@@ -27,9 +27,7 @@ std::vector<std::pair<std::int64_t, std::int64_t>> boundary_sizes(const std::vec
 namespace {
 
 const bool registered = [] {
-  static std::vector<wb::testing::stage_info> infos;
-  for (const auto& s : merge::stages) infos.push_back({s.suite, s.title, s.section, s.hint});
-  return wb::testing::register_stages(infos.data(), infos.size());
+  return wb::testing::register_stages(merge::stages);
 }();
 
 }  // namespace

@@ -18,9 +18,7 @@ namespace {
 
 // The stage table, registered for --wb-progress.
 const bool registered = [] {
-  static std::vector<wb::testing::stage_info> infos;
-  for (const auto& s : reduction::stages) infos.push_back({s.suite, s.title, s.section, s.hint});
-  return wb::testing::register_stages(infos.data(), infos.size());
+  return wb::testing::register_stages(reduction::stages);
 }();
 
 // ---------------------------------------------------------------------------------------
