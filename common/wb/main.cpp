@@ -190,6 +190,13 @@ const shipped_version& shipped() {
       v.why_not = inside.status == -1 || inside.status == 127 ? "git is not installed" : "this is not a git checkout";
       return v;
     }
+    // A folder inside some other repository is not a checkout of the workbook.
+    const process_result top = git({"rev-parse", "--show-toplevel"});
+    std::error_code ec;
+    if (top.status != 0 || !fs::equivalent(trim(top.output), source_dir, ec)) {
+      v.why_not = "this is not a git checkout of the workbook";
+      return v;
+    }
     process_result base = git({"merge-base", "HEAD", "@{upstream}"});
     if (base.status != 0) base = git({"rev-parse", "--verify", "HEAD"});
     if (base.status != 0) {
@@ -552,16 +559,17 @@ int cmd_watch(const std::string& text, int max_checks) {
   int checks = 0;
   for (;;) {
     const bool passed = check_stage(order[at], true);
-    std::fflush(stdout);
-    if (max_checks > 0 && ++checks >= max_checks) return 0;
+    ++checks;
     if (passed) {
       if (++at == order.size()) {
         std::printf("\nthat was the last stage: every stage is done\n");
         return 0;
       }
-      std::printf("\non to the next stage:\n\n");
-      continue;
+      std::printf("\non to the next stage, %s:\n\n", order[at].id().c_str());
     }
+    std::fflush(stdout);
+    if (max_checks > 0 && checks >= max_checks) return 0;
+    if (passed) continue;
     std::printf("\nwatching exercises/: save a file to check %s again (Ctrl-C stops)\n", order[at].id().c_str());
     std::fflush(stdout);
     const auto changed = watcher.wait_for_change();
