@@ -121,13 +121,20 @@ void require_build() {
 std::string brief_errors(const std::string& output) {
   std::vector<std::string> lines;
   std::istringstream in(output);
-  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  const std::string root = std::string(source_dir) + "/";
+  for (std::string line; std::getline(in, line);) {
+    // "exercises/merge/basic.cu:42:1: error: ..." rather than the absolute path.
+    for (std::size_t at; (at = line.find(root)) != std::string::npos;) line.erase(at, root.size());
+    lines.push_back(line);
+  }
   std::string out;
+  std::set<std::string> seen;
   int shown = 0;
   for (std::size_t i = 0; i < lines.size() && shown < 12; ++i) {
     const std::string& line = lines[i];
     if (line.find("error") == std::string::npos && line.find("undefined reference") == std::string::npos) continue;
     if (line.rfind("FAILED:", 0) == 0 || line.rfind("ninja:", 0) == 0) continue;
+    if (!seen.insert(line).second) continue;  // a header's error, once for every file including it
     out += "    " + line + "\n";
     ++shown;
     // The source line and the caret under it, when the compiler printed them.
