@@ -470,18 +470,26 @@ std::string last_line(const std::string& output) {
   return output.substr(begin == std::string::npos ? 0 : begin + 1, end - (begin == std::string::npos ? 0 : begin + 1));
 }
 
+stage_result could_not_run(const std::string& why) {
+  stage_result r;
+  r.status = stage_status::crashed;
+  r.failed = 1;
+  r.message = why;
+  return r;
+}
+
 stage_result run_stage(const std::vector<std::string>& args, const wb::testing::stage_info& stage, int timeout_s) {
   int report_pipe[2];
   int output_pipe[2];
   if (pipe(report_pipe) != 0 || pipe(output_pipe) != 0) {
-    return {stage_status::crashed, 0, 1, 0, fmt::format("could not create a pipe: {}", std::strerror(errno))};
+    return could_not_run(fmt::format("could not create a pipe: {}", std::strerror(errno)));
   }
   std::fflush(stdout);
   std::fflush(stderr);
   std::cout.flush();
   const pid_t pid = fork();
   if (pid < 0) {
-    return {stage_status::crashed, 0, 1, 0, fmt::format("could not fork: {}", std::strerror(errno))};
+    return could_not_run(fmt::format("could not fork: {}", std::strerror(errno)));
   }
   if (pid == 0) {  // the child: run this stage's suite quietly, report through the pipe
     close(report_pipe[0]);

@@ -19,8 +19,8 @@ fi
 failures=0
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 step() { echo; echo "== $*"; }
-# run <expected status> <command...>: runs it, keeps its output in $out, checks the status.
-run() {
+# expect <expected status> <command...>: runs it, keeps its output in $out, checks the status.
+expect() {
   local expected=$1
   shift
   set +e
@@ -55,23 +55,23 @@ step "configure and build wb (cpu backend, merge only)"
 wb=build/wb
 
 step "wb list: every stage not started, merge/0 next"
-run 0 $wb list
+expect 0 $wb list
 has '^  not started +merge/0 +'
 has '^  not started +merge/6 +'
 has '^0 of 7 stages done'
 has '^Next: merge/0'
 
 step "wb hint"
-run 0 $wb hint merge/2
+expect 0 $wb hint merge/2
 has '^hint 1 of 3, a nudge:'
 has 'wb hint merge/2 --level 2'
-run 0 $wb hint merge/2 --level 3
+expect 0 $wb hint merge/2 --level 3
 has '^hint 3 of 3, the recipe:'
-run 2 $wb hint merge/2 --level 4
+expect 2 $wb hint merge/2 --level 4
 has 'error: --level must be 1, 2 or 3'
 
 step "wb check on a stub: fails, says where and how"
-run 1 $wb check merge/2
+expect 1 $wb check merge/2
 has '^merge/2 '
 has '^  FAIL: '
 has '^  test case: '
@@ -80,23 +80,23 @@ has 'wb hint merge/2'
 lacks 'PASS'
 
 step "bad input: exit status 2 and a message"
-run 2 $wb check merge/99
+expect 2 $wb check merge/99
 has 'error: chapter merge has no stage .99.'
-run 2 $wb check nosuch/1
+expect 2 $wb check nosuch/1
 has "error: no chapter 'nosuch'"
-run 2 $wb check merge
+expect 2 $wb check merge
 has 'error: .merge. is not a stage'
-run 2 $wb frobnicate
+expect 2 $wb frobnicate
 has "error: unknown command 'frobnicate'"
 
 step "write stage 0 (the solution's files over the stub's), wb check passes"
-run 0 $wb files merge/0
+expect 0 $wb files merge/0
 stage0_files=$out
 [ -n "$stage0_files" ] || fail "wb files merge/0 names no file"
 for f in $stage0_files; do cp "solutions/${f#exercises/}" "$f"; done
-run 0 $wb check merge/0
+expect 0 $wb check merge/0
 has '^  PASS: all [0-9]+ test cases? of the stage pass'
-run 0 $wb list
+expect 0 $wb list
 has '^  done +merge/0 '
 has '^1 of 7 stages done'
 has '^Next: merge/1'
@@ -105,23 +105,23 @@ step "a compile error: the build fails, the compiler's error is shown briefly"
 first_file=$($wb files merge/2 | head -1)
 cp "$first_file" "$work/saved-stub"
 echo 'this line is not C++;' >>"$first_file"
-run 1 $wb check merge/2
+expect 1 $wb check merge/2
 has '^the build failed; the compiler says:'
 has 'error'
 has 'your files:'
 cp "$work/saved-stub" "$first_file"
 
 step "wb reset asks first; --yes restores the shipped stub"
-run 1 bash -c "echo n | $wb reset merge/0"
+expect 1 bash -c "echo n | $wb reset merge/0"
 has 'Reset them\? \[y/N\]'
 has 'not reset'
 git diff --quiet -- exercises/ && fail "declining the reset restored the files"
-run 0 $wb reset merge/0 --yes
+expect 0 $wb reset merge/0 --yes
 has 'merge/0 is back to the shipped stub'
 git diff --quiet -- exercises/ || fail "wb reset merge/0 --yes left changes: $(git diff --stat)"
-run 0 $wb reset merge/0 --yes
+expect 0 $wb reset merge/0 --yes
 has 'as shipped already'
-run 0 $wb list
+expect 0 $wb list
 has '^  not started +merge/0 '
 
 step "wb watch notices an edit, re-checks, and moves on when the stage passes"
@@ -157,20 +157,20 @@ has '^on to the next stage, merge/1:'
 
 step "outside a git checkout: unknown, said so, every stage checked"
 mv .git "$work/git-away"
-run 0 $wb list
+expect 0 $wb list
 has 'not a git checkout'
 has '^  done +merge/0 '
 has '^  failing +merge/1 '
-run 2 $wb reset merge/0 --yes
+expect 2 $wb reset merge/0 --yes
 has 'error: cannot reset merge/0'
 mv "$work/git-away" .git
 
 step "the progress target runs wb progress"
-run 0 "$cmake" --build build --target progress
+expect 0 "$cmake" --build build --target progress
 has '^  done +merge/0 '
 has '^Next: merge/1'
 
-run 0 $wb reset merge/0 --yes
+expect 0 $wb reset merge/0 --yes
 git diff --quiet -- exercises/ || fail "the stub of merge/0 is not back"
 
 echo
