@@ -4,6 +4,9 @@
 //                                is no GPU, then the line "N passed, N failed, N skipped"
 //   <tests> --wb-progress        one line per stage, each stage in its own process
 //   <tests> --wb-progress --wb-expect=pass|fail    the exercise self-check (exit 0 or 1)
+//   <tests> --wb-progress --wb-only=merge/2        only the stages named (comma-separated)
+//   <tests> --wb-progress --wb-report              for the `wb` program: key<TAB>value lines
+//                                                  (see print_machine_report)
 //
 // Environment: WB_TEST_SEED=<n> repeats a run's data; WB_STAGE_TIMEOUT=<seconds> (default 120)
 // is how long one stage may run under --wb-progress before it is killed and reported hung.
@@ -125,7 +128,7 @@ struct run_record {
   std::string current_case;
   std::vector<std::string> subcases;
   bool have_failure = false;
-  std::string first_failure;
+  std::string first_failure;  // one line for people
 
   int report_fd = -1;  // --wb-progress child: the pipe to the parent
 };
@@ -192,11 +195,47 @@ std::string where_in_case() {
   return out + ")";
 }
 
-void record_failure(const std::string& message) {
+// The pieces of the first failure, for the `wb` program's verdict: the check and its
+// location, what it found, the INFO contexts (sizes, first mismatch) and the test case.
+struct failure_parts {
+  std::string where;  // "chapters/merge/tests/test_basic.cpp:42", empty for an exception
+  std::string check;  // "CHECK( x == y ) is false: 3 == 4", the FAIL message, or "threw ..."
+  std::vector<std::string> contexts;
+};
+
+std::vector<std::string> context_list(bool stringified) {
+  std::vector<std::string> out;
+  if (stringified) {
+    const int n = doctest::IReporter::get_num_stringified_contexts();
+    const doctest::String* contexts = doctest::IReporter::get_stringified_contexts();
+    for (int i = 0; i < n; ++i) out.emplace_back(contexts[i].c_str());
+  } else {
+    const int n = doctest::IReporter::get_num_active_contexts();
+    const doctest::IContextScope* const* contexts = doctest::IReporter::get_active_contexts();
+    for (int i = 0; i < n; ++i) {
+      std::ostringstream text;
+      contexts[i]->stringify(&text);
+      out.push_back(text.str());
+    }
+  }
+  return out;
+}
+
+std::string case_path() {
+  std::string out = g_record.current_case;
+  for (const auto& subcase : g_record.subcases) out += " / " + subcase;
+  return out;
+}
+
+void record_failure(const std::string& message, const failure_parts& parts) {
   if (g_record.have_failure) return;
   g_record.have_failure = true;
   g_record.first_failure = message;
   report_line('F', message);
+  report_line('W', parts.where);
+  report_line('X', parts.check);
+  for (const auto& c : parts.contexts) report_line('K', c);
+  report_line('P', case_path());
 }
 
 struct wb_listener : doctest::IReporter {
@@ -219,8 +258,8 @@ struct wb_listener : doctest::IReporter {
     report_line('E', stats.testCaseSuccess ? "1" : "0");
   }
   void test_case_exception(const doctest::TestCaseException& e) override {
-    record_failure(fmt::format("{} {}{}{}", e.is_crash ? "crashed:" : "threw", e.error_string.c_str(),
-                               contexts_text(true), where_in_case()));
+    const std::string what = fmt::format("{} {}", e.is_crash ? "crashed:" : "threw", e.error_string.c_str());
+    record_failure(fmt::format("{}{}{}", what, contexts_text(true), where_in_case()), {"", what, context_list(true)});
   }
   void subcase_start(const doctest::SubcaseSignature& s) override { g_record.subcases.emplace_back(s.m_name.c_str()); }
   void subcase_end() override {
@@ -241,13 +280,16 @@ struct wb_listener : doctest::IReporter {
       what = decomp.empty() || decomp == a.m_expr || decomp == "false" || decomp == "true" ? "is false"
                                                                                             : "is false: " + decomp;
     }
-    record_failure(fmt::format("{}:{}: {}( {} ) {}{}{}", short_path(a.m_file), a.m_line, doctest::assertString(a.m_at),
-                               a.m_expr, what, contexts_text(false), where_in_case()));
+    const std::string where = fmt::format("{}:{}", short_path(a.m_file), a.m_line);
+    const std::string check = fmt::format("{}( {} ) {}", doctest::assertString(a.m_at), a.m_expr, what);
+    record_failure(fmt::format("{}: {}{}{}", where, check, contexts_text(false), where_in_case()),
+                   {where, check, context_list(false)});
   }
   void log_message(const doctest::MessageData& m) override {
     if ((m.m_severity & doctest::assertType::is_warn) != 0) return;  // MESSAGE/WARN: not failures
-    record_failure(fmt::format("{}:{}: {}{}{}", short_path(m.m_file), m.m_line, m.m_string.c_str(), contexts_text(false),
-                               where_in_case()));
+    const std::string where = fmt::format("{}:{}", short_path(m.m_file), m.m_line);
+    record_failure(fmt::format("{}: {}{}{}", where, m.m_string.c_str(), contexts_text(false), where_in_case()),
+                   {where, m.m_string.c_str(), context_list(false)});
   }
   void test_case_skipped(const doctest::TestCaseData& tc) override {
     // Called for every filtered-out case: count only GPU cases the user's filters select.
@@ -375,6 +417,11 @@ struct stage_result {
   int failed = 0;
   int skipped = 0;
   std::string message;  // first failure, or why it crashed / hung
+  // The first failure in pieces (see failure_parts), for --wb-report.
+  std::string where;
+  std::string check;
+  std::vector<std::string> contexts;
+  std::string failed_case;
 };
 
 // Natural order: "merge/2 x" before "merge/10 y".
@@ -423,18 +470,26 @@ std::string last_line(const std::string& output) {
   return output.substr(begin == std::string::npos ? 0 : begin + 1, end - (begin == std::string::npos ? 0 : begin + 1));
 }
 
+stage_result could_not_run(const std::string& why) {
+  stage_result r;
+  r.status = stage_status::crashed;
+  r.failed = 1;
+  r.message = why;
+  return r;
+}
+
 stage_result run_stage(const std::vector<std::string>& args, const wb::testing::stage_info& stage, int timeout_s) {
   int report_pipe[2];
   int output_pipe[2];
   if (pipe(report_pipe) != 0 || pipe(output_pipe) != 0) {
-    return {stage_status::crashed, 0, 1, 0, fmt::format("could not create a pipe: {}", std::strerror(errno))};
+    return could_not_run(fmt::format("could not create a pipe: {}", std::strerror(errno)));
   }
   std::fflush(stdout);
   std::fflush(stderr);
   std::cout.flush();
   const pid_t pid = fork();
   if (pid < 0) {
-    return {stage_status::crashed, 0, 1, 0, fmt::format("could not fork: {}", std::strerror(errno))};
+    return could_not_run(fmt::format("could not fork: {}", std::strerror(errno)));
   }
   if (pid == 0) {  // the child: run this stage's suite quietly, report through the pipe
     close(report_pipe[0]);
@@ -469,6 +524,10 @@ stage_result run_stage(const std::vector<std::string>& args, const wb::testing::
       case 'C': current_case = payload; case_open = true; break;
       case 'E': (payload == "1" ? result.passed : result.failed) += 1; case_open = false; break;
       case 'F': if (result.message.empty()) result.message = payload; break;
+      case 'W': if (result.where.empty()) result.where = payload; break;
+      case 'X': if (result.check.empty()) result.check = payload; break;
+      case 'K': result.contexts.push_back(payload); break;
+      case 'P': if (result.failed_case.empty()) result.failed_case = payload; break;
       case 'S': result.skipped += 1; break;
       default: break;
     }
@@ -561,11 +620,88 @@ std::string not_implemented_text(const std::string& message) {
   return message.substr(begin, end - begin);
 }
 
-int run_progress(const std::vector<std::string>& args, const std::string& expect, const std::string& program) {
+// A stage's short name: the suite's first word, "merge/2" of "merge/2 basic".
+std::string stage_id(const char* suite) {
+  const std::string text = suite;
+  return text.substr(0, text.find(' '));
+}
+
+const char* status_word(stage_status status) {
+  switch (status) {
+    case stage_status::pass: return "pass";
+    case stage_status::fail: return "fail";
+    case stage_status::todo: return "todo";
+    case stage_status::crashed: return "crashed";
+    case stage_status::hung: return "hung";
+    case stage_status::skipped: return "skipped";
+    case stage_status::empty: return "empty";
+  }
+  return "?";
+}
+
+// --wb-report: what the `wb` program reads. One block per stage, each line "key<TAB>value"
+// (values hold no tab or line break):
+//   stage    <id> <status> <test cases passed> <failed> <skipped>   (tab-separated)
+//   suite    merge/2 basic
+//   message  the first failure in one line (or why the stage crashed or hung)
+//   where    file:line of the failing check        (these four: the first failure in pieces;
+//   check    the check and what it found             context repeats, outermost first: the
+//   context  an INFO context, e.g. the sizes         INFO lines, then a CHECK_MESSAGE's text)
+//   case     test case / subcase
+//   end
+void print_machine_report(const wb::testing::stage_info& stage, const stage_result& r) {
+  const auto field = [](const char* key, const std::string& value) {
+    std::string clean = value;
+    for (char& c : clean) {
+      if (c == '\t' || c == '\n' || c == '\r') c = ' ';
+    }
+    std::printf("%s\t%s\n", key, clean.c_str());
+  };
+  std::printf("stage\t%s\t%s\t%d\t%d\t%d\n", stage_id(stage.suite).c_str(), status_word(r.status), r.passed, r.failed,
+              r.skipped);
+  field("suite", stage.suite);
+  if (!r.message.empty()) field("message", r.message);
+  if (!r.where.empty()) field("where", r.where);
+  if (!r.check.empty()) field("check", r.check);
+  for (const auto& c : r.contexts) field("context", c);
+  if (!r.failed_case.empty()) field("case", r.failed_case);
+  std::printf("end\n");
+  std::fflush(stdout);
+}
+
+int run_progress(const std::vector<std::string>& args, const std::string& expect, const std::string& program,
+                 const std::vector<std::string>& only, bool machine) {
   std::vector<wb::testing::stage_info> stages = wb::testing::registry();
   std::stable_sort(stages.begin(), stages.end(),
                    [](const auto& a, const auto& b) { return natural_less(a.suite, b.suite); });
+  if (!only.empty()) {
+    for (const auto& name : only) {
+      const bool known = std::any_of(stages.begin(), stages.end(),
+                                     [&](const auto& s) { return stage_id(s.suite) == name || name == s.suite; });
+      if (!known) {
+        std::string names;
+        for (const auto& s : stages) names += (names.empty() ? "" : ", ") + stage_id(s.suite);
+        wb::testing::usage_exit(fmt::format("--wb-only: no stage '{}' here (stages: {})", name,
+                                            names.empty() ? std::string("none") : names));
+      }
+    }
+    std::erase_if(stages, [&](const auto& s) {
+      return std::none_of(only.begin(), only.end(), [&](const auto& name) { return stage_id(s.suite) == name || name == s.suite; });
+    });
+  }
   const int timeout_s = stage_timeout_seconds();
+  if (machine) {
+    int rc = 0;
+    for (const auto& stage : stages) {
+      const stage_result r = run_stage(args, stage, timeout_s);
+      print_machine_report(stage, r);
+      const bool pass = r.status == stage_status::pass;
+      const bool fail = r.status == stage_status::fail || r.status == stage_status::todo ||
+                        r.status == stage_status::crashed || r.status == stage_status::hung;
+      if ((expect == "pass" && !pass) || (expect == "fail" && !fail)) rc = 1;
+    }
+    return rc;
+  }
 
   std::printf("%s: stage by stage (%s backend%s)\n", program.c_str(), wb::backend_name,
               wb::backend_is_cuda ? "" : ", kernels on the CPU emulator");
@@ -652,6 +788,8 @@ void print_workbook_help() {
       "  --wb-progress              one line per stage: pass, FAIL (first failure + hint), todo;\n"
       "                             each stage runs in its own process\n"
       "  --wb-expect=pass|fail      with --wb-progress: exit 0 only if every stage passes / fails\n"
+      "  --wb-only=ID[,ID...]       with --wb-progress: only these stages (merge/2 or the suite name)\n"
+      "  --wb-report                with --wb-progress: key<TAB>value lines for the wb program\n"
       "environment:\n"
       "  WB_TEST_SEED=<n>           repeat a run's random data (the seed is printed at the start)\n"
       "  WB_STAGE_TIMEOUT=<s>       --wb-progress: kill a stage after s seconds (default 120)\n"
@@ -664,6 +802,8 @@ void print_workbook_help() {
 int main(int argc, char** argv) {
   bool progress = false;
   std::string expect;
+  std::vector<std::string> only;  // --wb-only
+  bool machine = false;           // --wb-report
   std::vector<std::string> args;
   bool query = false;
   bool help = false;
@@ -682,8 +822,25 @@ int main(int argc, char** argv) {
       if (expect != "pass" && expect != "fail") {
         wb::testing::usage_exit(fmt::format("--wb-expect must be pass or fail, not '{}'", expect));
       }
+    } else if (i > 0 && arg.rfind("--wb-only", 0) == 0) {
+      std::string list;
+      if (arg.rfind("--wb-only=", 0) == 0) {
+        list = arg.substr(std::strlen("--wb-only="));
+      } else if (arg == "--wb-only" && i + 1 < argc) {
+        list = argv[++i];
+      } else {
+        wb::testing::usage_exit("--wb-only needs a stage, e.g. --wb-only=merge/2");
+      }
+      std::stringstream names(list);
+      for (std::string name; std::getline(names, name, ',');) {
+        if (!name.empty()) only.push_back(name);
+      }
+      if (only.empty()) wb::testing::usage_exit("--wb-only needs a stage, e.g. --wb-only=merge/2");
+    } else if (i > 0 && arg == "--wb-report") {
+      machine = true;
     } else if (i > 0 && arg.rfind("--wb-", 0) == 0) {
-      wb::testing::usage_exit(fmt::format("unknown option '{}' (workbook options: --wb-progress, --wb-expect=pass|fail)", arg));
+      wb::testing::usage_exit(fmt::format(
+          "unknown option '{}' (workbook options: --wb-progress, --wb-expect=pass|fail, --wb-only=ID, --wb-report)", arg));
     } else {
       if (i > 0 && is_query_flag(arg)) query = true;
       if (i > 0 && (arg == "-h" || arg == "--help" || arg == "-?" || arg == "--dt-help")) help = true;
@@ -691,6 +848,8 @@ int main(int argc, char** argv) {
     }
   }
   if (!expect.empty() && !progress) wb::testing::usage_exit("--wb-expect only makes sense with --wb-progress");
+  if (!only.empty() && !progress) wb::testing::usage_exit("--wb-only only makes sense with --wb-progress");
+  if (machine && !progress) wb::testing::usage_exit("--wb-report only makes sense with --wb-progress");
   if (progress && args.size() > 1) {
     wb::testing::usage_exit(fmt::format("--wb-progress runs whole stages and takes no doctest options (got '{}')", args[1]));
   }
@@ -701,8 +860,12 @@ int main(int argc, char** argv) {
   if (progress) {
     // The parent only forks and reads pipes: it must not touch CUDA (a CUDA context does not
     // survive fork), so no device query happens here.
-    print_seed();
-    return run_progress(args, expect, program);
+    if (machine) {
+      std::printf("seed\t%llu\n", static_cast<unsigned long long>(wb::testing::run_seed()));
+    } else {
+      print_seed();
+    }
+    return run_progress(args, expect, program, only, machine);
   }
 
   if (machine_readable_stdout(args)) g_chatter = stderr;

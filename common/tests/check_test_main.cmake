@@ -120,6 +120,26 @@ expect_run("user filter is not a GPU skip" 0
   ARGS "-ts=demo/0*,demo/5*" "-tce=*needs*"
   NOT_CONTAINS "skipped (needs a GPU)" LAST_LINE "^2 passed, 0 failed, 0 skipped$")
 
+# --wb-only runs the stages named; --wb-report writes key<TAB>value lines for the wb program.
+string(ASCII 9 tab)
+expect_run("only one stage, reported for wb" 0
+  ARGS --wb-progress --wb-report --wb-only=demo/1,demo/0\ pass
+  CONTAINS "seed${tab}"
+           "stage${tab}demo/0${tab}pass${tab}2${tab}0${tab}0\nsuite${tab}demo/0 pass\nend\n"
+           "stage${tab}demo/1${tab}fail${tab}1${tab}1${tab}0\nsuite${tab}demo/1 fail\n"
+           "where${tab}common/tests/progress_demo.cpp:"
+           "context${tab}at index 3: expected 7, got 8\n"
+           "case${tab}demo/1: fails\nend\n"
+  NOT_CONTAINS "demo/2" "demo/10" "test seed" "passed,")
+expect_run("a report of a crash and a hang" 0
+  ARGS --wb-progress --wb-report --wb-only=demo/3,demo/4 ENVIRONMENT WB_STAGE_TIMEOUT=2
+  CONTAINS "stage${tab}demo/3${tab}crashed${tab}0${tab}1${tab}0\nsuite${tab}demo/3 crash\nmessage${tab}crashed (signal 6"
+           "stage${tab}demo/4${tab}hung${tab}0${tab}1${tab}0")
+expect_run("--wb-only names an unknown stage" 2
+  ARGS --wb-progress --wb-only=demo/7 CONTAINS "error: --wb-only: no stage 'demo/7' here (stages: demo/0, demo/1,")
+expect_run("--wb-only without --wb-progress" 2 ARGS --wb-only=demo/1 CONTAINS "error: --wb-only only makes sense with --wb-progress")
+expect_run("--wb-report without --wb-progress" 2 ARGS --wb-report CONTAINS "error: --wb-report only makes sense with --wb-progress")
+
 # Bad input: exit code 2 and a message.
 expect_run("--wb-expect without --wb-progress" 2 ARGS --wb-expect=pass CONTAINS "error: --wb-expect only makes sense with --wb-progress")
 expect_run("bad --wb-expect" 2 ARGS --wb-progress --wb-expect=maybe CONTAINS "error: --wb-expect must be pass or fail")
@@ -127,7 +147,7 @@ expect_run("unknown --wb- option" 2 ARGS --wb-bogus CONTAINS "error: unknown opt
 expect_run("bad WB_TEST_SEED" 2 ENVIRONMENT WB_TEST_SEED=abc CONTAINS "error: WB_TEST_SEED='abc' is not a non-negative integer")
 expect_run("bad WB_STAGE_TIMEOUT" 2 ARGS --wb-progress ENVIRONMENT WB_STAGE_TIMEOUT=0 CONTAINS "error: WB_STAGE_TIMEOUT='0'")
 expect_run("doctest filters with --wb-progress" 2 ARGS --wb-progress -tc=x CONTAINS "error: --wb-progress runs whole stages")
-expect_run("help" 0 ARGS --help CONTAINS "--wb-progress" "--wb-expect=pass|fail" NOT_CONTAINS "passed,")
+expect_run("help" 0 ARGS --help CONTAINS "--wb-progress" "--wb-expect=pass|fail" "--wb-only=" "--wb-report" NOT_CONTAINS "passed,")
 
 if(failures GREATER 0)
   message(FATAL_ERROR "${failures} check(s) of the test main failed")
