@@ -1,6 +1,6 @@
 // The host side of stage 6 (included at the end of both tracks' single_pass.cu): the tile
-// states carved from the workspace and zeroed with the tile counter in one memset, and the
-// kernel picked by vectors per thread.
+// states carved from the workspace (each track's tile_status says how) and zeroed with the
+// tile counter in one memset, and the kernel picked by vectors per thread.
 #include <stdexcept>
 #include <string>
 
@@ -28,17 +28,8 @@ void scan_single_pass(const T* in, T* out, std::int64_t n, const workspace& ws, 
   if (tiles > 2147483647) throw std::invalid_argument("scan_single_pass: more than 2^31 - 1 tiles");
   carver pieces(ws, "scan_single_pass");
   auto* counter = pieces.take<unsigned>(4);
-  tile_status<T> status;
-  std::size_t zeroed = 0;
-  if constexpr (sizeof(T) == 4) {
-    status.words = pieces.take<unsigned long long>(tiles);
-    zeroed = pieces.used();
-  } else {
-    status.states = pieces.take<unsigned>(tiles);
-    zeroed = pieces.used();
-    status.aggregates = pieces.take<T>(tiles);
-    status.inclusives = pieces.take<T>(tiles);
-  }
+  const auto status = tile_status<T>::carve(pieces, tiles);  // the layout is the track's (tile_lookback.cuh)
+  const std::size_t zeroed = pieces.used();
   WB_CHECK(cudaMemsetAsync(counter, 0, zeroed));
   switch (vectors) {
     case 1: return launch_single_pass<T, 1>(in, out, n, cfg, counter, status, tiles);

@@ -23,6 +23,9 @@ template <class T>
 struct tile_status<T, true> {
   unsigned long long* words;  // one per tile, zero (invalid) before the launch
 
+  // This layout's array for `tiles` tiles, carved from the workspace (all of it starts at zero).
+  static tile_status carve(carver& pieces, std::int64_t tiles) { return {pieces.take<unsigned long long>(tiles)}; }
+
   __device__ __forceinline__ void publish(std::int64_t tile, tile_state state, T value) const {
     // TODO(scan/6): one volatile 64-bit store of (state << 32) | the value's 32 bits.
   }
@@ -39,6 +42,15 @@ struct tile_status<T, false> {
   unsigned* states;  // one per tile, zero (invalid) before the launch
   T* aggregates;
   T* inclusives;
+
+  // This layout's arrays for `tiles` tiles, carved from the workspace (all of it starts at zero).
+  static tile_status carve(carver& pieces, std::int64_t tiles) {
+    tile_status s;
+    s.states = pieces.take<unsigned>(tiles);
+    s.aggregates = pieces.take<T>(tiles);
+    s.inclusives = pieces.take<T>(tiles);
+    return s;
+  }
 
   __device__ __forceinline__ void publish(std::int64_t tile, tile_state state, T value) const {
     // TODO(scan/6): the value (aggregates or inclusives, by state), __threadfence(), the state.

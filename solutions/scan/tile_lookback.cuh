@@ -28,6 +28,9 @@ template <class T>
 struct tile_status<T, true> {
   unsigned long long* words;  // one per tile, zero (invalid) before the launch
 
+  // This layout's array for `tiles` tiles, carved from the workspace (all of it starts at zero).
+  static tile_status carve(carver& pieces, std::int64_t tiles) { return {pieces.take<unsigned long long>(tiles)}; }
+
   __device__ __forceinline__ void publish(std::int64_t tile, tile_state state, T value) const {
     union { T v; unsigned bits; } u{value};
     static_cast<volatile unsigned long long*>(words)[tile] =
@@ -41,14 +44,49 @@ struct tile_status<T, true> {
   }
 };
 
-// 64-bit values: a status word and two value arrays. The writer stores the value, fences,
-// then stores the status; the reader loads the status, fences, then the value. An aggregate
-// and an inclusive prefix live in separate arrays, so a value once announced never changes.
+#if defined(WB_BACKEND_CUDA)
+// 64-bit values on the GPU: the status and the value side by side in one 16-byte word,
+// written and read by one 16-byte access each (st/ld.global.cg.v2.u64: one transaction in
+// L2, the same guarantee CUB's tile state relies on), so again no fence is needed.
+template <class T>
+struct tile_status<T, false> {
+  ulonglong2* words;  // one per tile, zero (invalid) before the launch
+
+  // This layout's array for `tiles` tiles, carved from the workspace (all of it starts at zero).
+  static tile_status carve(carver& pieces, std::int64_t tiles) { return {pieces.take<ulonglong2>(tiles)}; }
+
+  __device__ __forceinline__ void publish(std::int64_t tile, tile_state state, T value) const {
+    union { T v; unsigned long long bits; } u{value};
+    const unsigned long long s = state;
+    asm volatile("st.global.cg.v2.u64 [%0], {%1, %2};" ::"l"(words + tile), "l"(s), "l"(u.bits) : "memory");
+  }
+  __device__ __forceinline__ void read(std::int64_t tile, unsigned& state, T& value) const {
+    unsigned long long s, bits;
+    asm volatile("ld.global.cg.v2.u64 {%0, %1}, [%2];" : "=l"(s), "=l"(bits) : "l"(words + tile) : "memory");
+    union { unsigned long long b; T v; } u{bits};
+    state = static_cast<unsigned>(s);
+    value = u.v;
+  }
+};
+#else
+// 64-bit values on the cpu backend (no 16-byte atomic access there): a status word and two
+// value arrays. The writer stores the value, fences, then stores the status; the reader loads
+// the status, fences, then the value. An aggregate and an inclusive prefix live in separate
+// arrays, so a value once announced never changes.
 template <class T>
 struct tile_status<T, false> {
   unsigned* states;  // one per tile, zero (invalid) before the launch
   T* aggregates;
   T* inclusives;
+
+  // This layout's arrays for `tiles` tiles, carved from the workspace (all of it starts at zero).
+  static tile_status carve(carver& pieces, std::int64_t tiles) {
+    tile_status s;
+    s.states = pieces.take<unsigned>(tiles);
+    s.aggregates = pieces.take<T>(tiles);
+    s.inclusives = pieces.take<T>(tiles);
+    return s;
+  }
 
   __device__ __forceinline__ void publish(std::int64_t tile, tile_state state, T value) const {
     static_cast<volatile T*>(state == tile_partial ? aggregates : inclusives)[tile] = value;
@@ -65,6 +103,7 @@ struct tile_status<T, false> {
     }
   }
 };
+#endif
 
 // Called by every lane of one warp once the tile's aggregate is known. Publishes the
 // aggregate, looks back, publishes the inclusive prefix; returns the tile's exclusive prefix
