@@ -41,7 +41,12 @@ failed=()
 has_phase() { [[ ",$phases," == *",$1,"* ]]; }
 stamp() { echo "== [$(date +%H:%M:%S)] $*"; }
 
-chapters=(merge reduction counting)
+# The chapters: WB_CHAPTER_LIST (a ;-list) or the build's default list (chapters/CMakeLists.txt).
+if [ -n "${WB_CHAPTER_LIST:-}" ]; then
+  IFS=';' read -r -a chapters <<<"$WB_CHAPTER_LIST"
+else
+  IFS=';' read -r -a chapters <<<"$(sed -nE 's/^set\(WB_CHAPTER_LIST "([^"]*)".*/\1/p' chapters/CMakeLists.txt)"
+fi
 test_binaries() {
   find "$build" -maxdepth 3 -type f -perm -u+x \( -name 'common_tests' -o -name '*_tests' \) ! -name '*_exercise_tests' | sort
 }
