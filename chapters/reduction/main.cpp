@@ -7,6 +7,8 @@
 //   reduction --sweep-block                    every block size 32..1024, the best per stage
 //   reduction --input 1,2,3 --print            explicit input, one "stage: sum" line each
 //   reduction --track exercise | --compare     the learner's stages, or both side by side
+//   reduction --input 3,1,4,1,5 --trace --svg tree.svg
+//                                              one block's tree, thread by thread, and its picture
 //
 // GB/s counts the bytes a sum must read: n * sizeof(T).
 #include <algorithm>
@@ -15,6 +17,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <fstream>
 #include <functional>
 #include <limits>
 #include <optional>
@@ -38,6 +41,7 @@
 #include "wb/generate.hpp"
 #include "wb/report.hpp"
 #include "wb/runtime.hpp"
+#include "wb/svg_pictures.hpp"
 #include "wb/timing.hpp"
 #if defined(WB_HAVE_BASELINE)
 #include "baseline_cub.hpp"
@@ -59,6 +63,8 @@ struct options {
   std::string input_file;
   bool input_given = false;       // --input was on the command line (an empty list is an empty input)
   bool input_file_given = false;  // --input-file was
+  bool trace = false;
+  std::string svg;
 };
 
 constexpr std::int64_t max_n = std::int64_t{1} << 40;
@@ -236,6 +242,58 @@ stage_run run_sequential(host_fn<T> fn, const std::vector<T>& data, const expect
 }
 
 // ---------------------------------------------------------------------------------------
+// --trace: one block's tree, thread by thread
+// ---------------------------------------------------------------------------------------
+
+// Prints the tree of stages 1 and 2 for one block, draws it to `svg` (if open), then runs
+// stages 1 and 2 of each track on the device with that one block and says whether each
+// gives the tree's root.
+template <class T>
+int run_trace(const options& opt, const std::vector<T>& data, const std::vector<std::string>& tracks, std::ofstream* svg) {
+  const std::span<const T> in(data);
+  fmt::print("{}", trace_tree<T>(in, opt.block));
+  if (svg != nullptr) {
+    wb::svg::reduction_tree_input<sum_t<T>> picture;
+    picture.items.assign(data.begin(), data.end());
+    picture.block = opt.block;
+    picture.caption = fmt::format("reduction, stages 1 and 2: the tree of one block, {} {} items, {} threads",
+                                  data.size(), opt.type, opt.block);
+    *svg << wb::svg::reduction_tree_svg(picture);
+    svg->close();
+    if (!*svg) throw wb::usage_error("--svg: cannot write " + opt.svg);
+    fmt::print("the picture: {}\n", opt.svg);
+  }
+
+  // The kernels on the same block: one block in the first pass, so the tree above is theirs.
+  const sum_t<T> root = tree_sum<T>(in, opt.block);
+  const config one_block{opt.block, 1};
+  const auto n = static_cast<std::int64_t>(data.size());
+  wb::device_buffer<T> d_in(data);
+  wb::device_buffer<sum_t<T>> d_out(1);
+  workspace_buffer<T> ws(n, one_block);
+  bool all_agree = true;
+  for (const auto& track : tracks) {
+    for (const int number : {1, 2}) {
+      d_out.fill_bytes(0xA5);
+      device_stage_of<T>(track, number)(d_in.data(), n, d_out.data(), ws.view(), one_block);
+      WB_CHECK(cudaDeviceSynchronize());
+      const sum_t<T> got = d_out.to_host()[0];
+      sum_t<T> poison;
+      std::memset(&poison, 0xA5, sizeof poison);
+      const bool written = std::memcmp(&got, &poison, sizeof got) != 0;
+      const bool agree = written && value_text<T>(got) == value_text<T>(root);
+      all_agree = all_agree && agree;
+      fmt::print("{} ({}) on the device, one block of {}: {}\n", stage_label(stages[static_cast<std::size_t>(number)]),
+                 track, opt.block,
+                 agree     ? value_text<T>(got) + ", the tree's root"
+                 : written ? fmt::format("{}, DIFFERS from the tree's root {}", value_text<T>(got), value_text<T>(root))
+                           : fmt::format("nothing (the sum was never written); the tree's root is {}", value_text<T>(root)));
+    }
+  }
+  return all_agree ? 0 : 1;
+}
+
+// ---------------------------------------------------------------------------------------
 // The run
 // ---------------------------------------------------------------------------------------
 
@@ -251,6 +309,22 @@ int run(const options& opt) {
   for (const auto& s : stages) known.emplace_back(s.number, s.suite);
   wb::require_known_stages(opt.common.stages, known);
 
+  // --trace and --svg: refused before any work when the picture would be too large or the
+  // file cannot be written.
+  const std::string too_large = fmt::format(
+      "--trace draws every thread: give at most {} items and --block at most {}", max_trace_items, max_trace_block);
+  if (opt.trace) {
+    if (opt.sweep_block) throw wb::usage_error("--trace and --sweep-block: give one");
+    if (opt.block > max_trace_block) throw wb::usage_error(too_large);
+    if (!(opt.input_given || opt.input_file_given) && (opt.n < 0 || opt.n > static_cast<std::int64_t>(max_trace_items)))
+      throw wb::usage_error(too_large);
+  }
+  std::ofstream svg_file;
+  if (!opt.svg.empty()) {
+    svg_file.open(opt.svg);
+    if (!svg_file) throw wb::usage_error("--svg: cannot write " + opt.svg);
+  }
+
   // The input: the one given (an empty list or file is an empty input, whose sum is 0), or
   // generated data. --print is refused for inputs too long to read, before any work.
   std::vector<T> data;
@@ -261,6 +335,7 @@ int run(const options& opt) {
     data = opt.input_given ? wb::parse_list<T>(opt.input, "--input") : wb::read_numbers_file<T>(opt.input_file);
     source = opt.input_given ? "--input" : opt.input_file;
     if (opt.common.print) wb::require_printable(data.size(), "the input");
+    if (opt.trace && data.size() > max_trace_items) throw wb::usage_error(too_large);
     wb::print_device_info_or_exit();
   } else {
     const std::int64_t n = opt.n >= 0 ? opt.n : default_n();
@@ -275,6 +350,11 @@ int run(const options& opt) {
   const auto n = static_cast<std::int64_t>(data.size());
   const double bytes = static_cast<double>(n) * sizeof(T);
 
+  std::vector<std::string> tracks;
+  if (opt.common.compare) tracks = {"solution", "exercise"};
+  else tracks = {opt.common.track};
+  if (opt.trace) return run_trace<T>(opt, data, tracks, opt.svg.empty() ? nullptr : &svg_file);
+
   // The specification: the solution's stage 0, and sum|x| for the float tolerance.
   expected_sum<T> expected;
   expected.value = solution::sum_sequential<T>(std::span<const T>(data));
@@ -288,10 +368,6 @@ int run(const options& opt) {
   // The workspace for every block size of a sweep (32 threads give the most blocks).
   workspace_buffer<T> ws(n, opt.sweep_block ? config{min_block, cfg.blocks} : cfg);
   const workspace<T> w = ws.view();
-
-  std::vector<std::string> tracks;
-  if (opt.common.compare) tracks = {"solution", "exercise"};
-  else tracks = {opt.common.track};
 
   // --sweep-block: the Handbook's experiment, every block size for every selected device stage.
   if (opt.sweep_block) {
@@ -435,12 +511,20 @@ int main(int argc, char** argv) {
   app.add_option("--input-file", opt.input_file,
                  "explicit input, whitespace-separated numbers in a file ('#' starts a comment; an empty file is "
                  "the empty input)");
+  app.add_flag("--trace", opt.trace,
+               fmt::format("for at most {} items: the tree of stages 1 and 2 in one block (--block {} unless given, "
+                           "at most {}), thread by thread, and the device's sums for that block",
+                           max_trace_items, default_trace_block, max_trace_block));
+  app.add_option("--svg", opt.svg, "with --trace: also draw the tree to this SVG file");
   app.get_option("--print")->description(
       fmt::format("print each stage's sum on one line (inputs of at most {} items)", wb::max_print_elements));
 
   return wb::run_main(app, argc, argv, [&]() -> int {
     opt.input_given = app.count("--input") > 0;
     opt.input_file_given = app.count("--input-file") > 0;
+    if (app.count("--svg") > 0 && !opt.trace) throw wb::usage_error("--svg draws the tree of --trace: give --trace too");
+    if (app.count("--svg") > 0 && opt.svg.empty()) throw wb::usage_error("--svg: give the file to write");
+    if (opt.trace && app.count("--block") == 0) opt.block = default_trace_block;
     if (opt.type == "int32") return run<std::int32_t>(opt);
     if (opt.type == "int64") return run<std::int64_t>(opt);
     if (opt.type == "float") return run<float>(opt);

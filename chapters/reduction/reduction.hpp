@@ -144,6 +144,28 @@ double tolerance(double sum_abs, std::int64_t depth) {
   }
 }
 
+// ---------------------------------------------------------------------------------------
+// Tracing the tree of one block (--trace)
+// ---------------------------------------------------------------------------------------
+
+// A trace draws every thread: at most this many items, in one block of at most this many
+// threads (32 unless --block says otherwise).
+inline constexpr std::size_t max_trace_items = 64;
+inline constexpr int max_trace_block = 128;
+inline constexpr int default_trace_block = 32;
+
+// The log-step tree of stages 1 and 2 for `in` in one block of `block` threads, computed on
+// the host as the kernels do it: row "load", each thread's grid-stride sum (thread t adds
+// in[t], in[t + block], ...), then one row per step, "offset <s>", the partials of the threads
+// t < s after partials[t] += partials[t + s]. A line before the first step with offset <= 32
+// marks where stage 2 hands the tree to warp 0. Values as sum_t<T>: integers in full (int64
+// sums wrap), floating point with 6 significant digits.
+template <class T>
+std::string trace_tree(std::span<const T> in, int block);
+// The root of that tree: the sum stages 1 and 2 compute with one block of `block` threads.
+template <class T>
+sum_t<T> tree_sum(std::span<const T> in, int block);
+
 }  // namespace reduction
 
 // ---------------------------------------------------------------------------------------

@@ -6,6 +6,7 @@
 //   scan --stage 4,6 --block 512           some stages, another block size
 //   scan --input 3,1,4,1,5 --print         explicit input, one "stage: v0 v1 ..." line each
 //   scan --input 1,2,3,4,5,6,7,8 --trace   Kogge-Stone's and Brent-Kung's steps, thread by thread
+//   scan --input 1,2,3 --trace --svg steps.svg   and their picture
 //   scan --track exercise | --compare      the learner's stages, or both side by side
 //
 // GB/s counts the bytes a scan must move: n items read and n items written.
@@ -13,6 +14,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdint>
+#include <fstream>
 #include <functional>
 #include <optional>
 #include <span>
@@ -34,6 +36,7 @@
 #include "wb/generate.hpp"
 #include "wb/report.hpp"
 #include "wb/runtime.hpp"
+#include "wb/svg_pictures.hpp"
 #include "wb/timing.hpp"
 #if defined(WB_HAVE_BASELINE)
 #include "baseline_cub.hpp"
@@ -52,6 +55,7 @@ struct options {
   int items_per_thread = 0;
   bool exclusive = false;
   bool trace = false;
+  std::string svg;
   std::string input;
   std::string input_file;
 };
@@ -188,6 +192,13 @@ int run(const options& opt, const CLI::App& app) {
   if (opt.trace && requested > static_cast<std::int64_t>(max_trace_items)) {
     throw wb::usage_error(fmt::format("--trace draws every thread: give at most {} items", max_trace_items));
   }
+  if (app.count("--svg") > 0 && !opt.trace) throw wb::usage_error("--svg draws the steps of --trace: give --trace too");
+  if (app.count("--svg") > 0 && opt.svg.empty()) throw wb::usage_error("--svg: give the file to write");
+  std::ofstream svg_file;  // opened before any work: a path that cannot be written is a usage error
+  if (!opt.svg.empty()) {
+    svg_file.open(opt.svg);
+    if (!svg_file) throw wb::usage_error("--svg: cannot write " + opt.svg);
+  }
 
   std::vector<T> data;
   std::string source;
@@ -209,6 +220,15 @@ int run(const options& opt, const CLI::App& app) {
 
   if (opt.trace) {
     fmt::print("{}\n{}", trace_kogge_stone<T>(std::span<const T>(data)), trace_brent_kung<T>(std::span<const T>(data)));
+    if (!opt.svg.empty()) {
+      wb::svg::scan_steps_input<T> picture;
+      picture.items = data;
+      picture.caption = fmt::format("scan: Kogge-Stone and Brent-Kung, step by step, on {} {} items", n, opt.type);
+      svg_file << wb::svg::scan_steps_svg(picture);
+      svg_file.close();
+      if (!svg_file) throw wb::usage_error("--svg: cannot write " + opt.svg);
+      fmt::print("the picture: {}\n", opt.svg);
+    }
     return 0;
   }
   wb::print_device_info_or_exit();
@@ -354,6 +374,7 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_flag("--exclusive", opt.exclusive, "the exclusive scan (out[i] = in[0] + ... + in[i-1]) instead of inclusive");
   app.add_flag("--trace", opt.trace, "for at most 32 items: Kogge-Stone's and Brent-Kung's steps, thread by thread");
+  app.add_option("--svg", opt.svg, "with --trace: also draw both scans' steps to this SVG file");
   app.add_option("--input", opt.input, "explicit input, comma separated (instead of --n/--dist); empty: no items");
   app.add_option("--input-file", opt.input_file, "explicit input, whitespace-separated numbers in a file");
 

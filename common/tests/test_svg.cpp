@@ -1,6 +1,7 @@
 // wb/svg.hpp and wb/svg_pictures.hpp: the documents are well-formed XML, text is escaped,
-// rsvg-convert renders them (when installed) to a PNG of the picture's size, and the merge
-// path draws exactly the input's path and splits.
+// rsvg-convert renders them (when installed) to a PNG of the picture's size, the merge path
+// draws exactly the input's path and splits, and the reduction tree and the scans draw the
+// values an independent computation gives for every step.
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -132,6 +133,40 @@ std::int64_t reference_co_rank(std::int64_t k, const std::vector<std::int64_t>& 
   for (auto b : B) all.push_back({b, 1});
   std::stable_sort(all.begin(), all.end());
   return std::count_if(all.begin(), all.begin() + k, [](const auto& p) { return p.second == 0; });
+}
+
+// The drawn values of a tree or scan picture: row label -> column -> (shown text, full value).
+struct drawn_value {
+  std::string text;
+  std::string value;
+};
+std::map<std::string, std::map<std::int64_t, drawn_value>> values_by_row(const std::vector<element>& all) {
+  std::map<std::string, std::map<std::int64_t, drawn_value>> rows;
+  for (const auto& e : with_class(all, "value")) {
+    const auto col = as_int(e, "data-col");
+    CHECK(rows[e.attrs.at("data-row")].count(col) == 0);  // each cell drawn once
+    rows[e.attrs.at("data-row")][col] = {e.text, e.attrs.at("data-value")};
+  }
+  return rows;
+}
+
+// Sums with wraparound, as the GPU's integer adds (independent of the pictures' code).
+std::int64_t wrapping_sum(const std::vector<std::int64_t>& in, std::int64_t first, std::int64_t last) {
+  std::uint64_t s = 0;
+  for (std::int64_t i = std::max<std::int64_t>(first, 0); i <= last; ++i) s += static_cast<std::uint64_t>(in[static_cast<std::size_t>(i)]);
+  return static_cast<std::int64_t>(s);
+}
+
+std::vector<std::int64_t> random_items(std::mt19937_64& rng, std::size_t n) {
+  std::vector<std::int64_t> v(n);
+  for (auto& x : v) {
+    const auto r = rng() % 16;
+    // mostly small values; now and then an extreme one, so sums wrap
+    x = r == 0 ? std::numeric_limits<std::int64_t>::max() - static_cast<std::int64_t>(rng() % 3)
+        : r == 1 ? std::numeric_limits<std::int64_t>::min() + static_cast<std::int64_t>(rng() % 3)
+                 : static_cast<std::int64_t>(rng() % 199) - 99;
+  }
+  return v;
 }
 
 }  // namespace
@@ -311,6 +346,209 @@ TEST_CASE("rsvg-convert renders a merge path at the picture's size") {
   const auto [w, h] = render_png(s, "wb-svg-merge");
   CHECK(w == static_cast<std::uint32_t>(std::stod(root.attrs.at("width"))));
   CHECK(h == static_cast<std::uint32_t>(std::stod(root.attrs.at("height"))));
+}
+
+TEST_CASE("the reduction tree draws every thread's partial at every step") {
+  std::mt19937_64 rng(wb::testing::seed(0x7ee));
+  for (int round = 0; round < 24; ++round) {
+    const int block = 1 << (rng() % 8);  // 1 .. 128 threads
+    const auto n = static_cast<std::int64_t>(rng() % (3 * block + 2));
+    wb::svg::reduction_tree_input<std::int64_t> in;
+    in.items = random_items(rng, static_cast<std::size_t>(n));
+    in.block = block;
+    in.caption = "tree <" + std::to_string(block) + "> & co";
+    const std::string s = wb::svg::reduction_tree_svg(in);
+    INFO("block = " << block << ", n = " << n << "\n" << s);
+    const auto all = parse_xml(s);
+    const auto rows = values_by_row(all);
+
+    // After the steps down to offset s, partials[t] (t < s) holds every item i with i % s == t:
+    // the load row is s = block (a thread's grid-stride items), the last row s = 1 (the sum).
+    std::size_t expected_rows = 0;
+    for (int s = block; s >= 1; s /= 2) {
+      const std::string label = s == block ? "load" : "offset " + std::to_string(s);
+      REQUIRE(rows.count(label) == 1);
+      ++expected_rows;
+      const auto& row = rows.at(label);
+      CHECK(row.size() == static_cast<std::size_t>(s));
+      for (int t = 0; t < s; ++t) {
+        std::uint64_t sum = 0;
+        for (std::int64_t i = t; i < n; i += s) sum += static_cast<std::uint64_t>(in.items[static_cast<std::size_t>(i)]);
+        REQUIRE(row.count(t) == 1);
+        CHECK(row.at(t).value == std::to_string(static_cast<std::int64_t>(sum)));
+        CHECK(row.at(t).text == row.at(t).value);
+      }
+    }
+    if (block > 1) {
+      CHECK(rows.size() == expected_rows);
+    } else {
+      CHECK(rows.size() == 1);  // one thread: the load row is the sum
+      CHECK(rows.at("load").at(0).value == std::to_string(wrapping_sum(in.items, 0, n - 1)));
+    }
+
+    // Each addition: at step k (offset block >> k) thread t reads partials[t + offset].
+    const auto adds = with_class(all, "add");
+    CHECK(adds.size() == static_cast<std::size_t>(block - 1));
+    for (const auto& a : adds) {
+      const std::int64_t offset = block >> as_int(a, "data-step");
+      CHECK(as_int(a, "data-thread") < offset);
+      CHECK(as_int(a, "data-from") == as_int(a, "data-thread") + offset);
+    }
+    // The items, in order, each drawn once.
+    const auto items = with_class(all, "item");
+    REQUIRE(items.size() == static_cast<std::size_t>(n));
+    for (std::int64_t i = 0; i < n; ++i) {
+      CHECK(as_int(items[static_cast<std::size_t>(i)], "data-index") == i);
+      CHECK(items[static_cast<std::size_t>(i)].attrs.at("data-value") == std::to_string(in.items[static_cast<std::size_t>(i)]));
+    }
+    // Listing 12-2's tail starts at offset 32, or at the first step of a smaller block.
+    const auto tail = with_class(all, "warp-tail");
+    if (block == 1) {
+      CHECK(tail.empty());
+    } else {
+      REQUIRE(tail.size() == 1);
+      CHECK(as_int(tail[0], "data-offset") == std::min(32, block / 2));
+    }
+    CHECK(s.find("tree &lt;") != std::string::npos);
+  }
+
+  // Floating point: exact small integers, so the closed form holds; 6 digits shown, all in data-value.
+  wb::svg::reduction_tree_input<double> f;
+  f.items = {0.5, 1.25, 2, 1234567.125, -3, 4};
+  f.block = 4;
+  f.warp_tail_offset = 0;  // no tail drawn
+  const auto all = parse_xml(wb::svg::reduction_tree_svg(f));
+  const auto rows = values_by_row(all);
+  CHECK(rows.at("load").at(0).value == "-2.5");
+  CHECK(rows.at("load").at(1).value == "5.25");
+  CHECK(rows.at("offset 1").at(0).value == "1234571.875");
+  CHECK(rows.at("offset 1").at(0).text == "1.23457e+06");
+  CHECK(with_class(all, "warp-tail").empty());
+
+  for (const int bad : {0, -4, 3, 96, 2048}) {
+    wb::svg::reduction_tree_input<std::int64_t> b;
+    b.block = bad;
+    CHECK_THROWS_AS(wb::svg::reduction_tree_svg(b), std::invalid_argument);
+  }
+}
+
+TEST_CASE("the scans draw Kogge-Stone's and Brent-Kung's values at every step") {
+  std::mt19937_64 rng(wb::testing::seed(0x5ca));
+  for (int round = 0; round < 24; ++round) {
+    const auto n = static_cast<std::int64_t>(round < 3 ? round : rng() % 40);
+    wb::svg::scan_steps_input<std::int64_t> in;
+    in.items = random_items(rng, static_cast<std::size_t>(n));
+    INFO("n = " << n);
+
+    // Kogge-Stone: after stride s, item i holds in[i - 2s + 1 .. i] (PMPP §11.2).
+    {
+      const std::string s = wb::svg::scan_steps_svg(in, wb::svg::scan_picture::kogge_stone);
+      INFO(s);
+      const auto all = parse_xml(s);
+      const auto rows = values_by_row(all);
+      std::size_t count = 0;
+      std::size_t reads_expected = 0;
+      for (std::int64_t width = 1; width == 1 || width / 2 < n; width *= 2) {
+        const std::string label = width == 1 ? "load" : "stride " + std::to_string(width / 2);
+        if (n == 0) break;  // nothing to draw
+        REQUIRE(rows.count(label) == 1);
+        ++count;
+        CHECK(rows.at(label).size() == static_cast<std::size_t>(n));
+        for (std::int64_t i = 0; i < n; ++i)
+          CHECK(rows.at(label).at(i).value == std::to_string(wrapping_sum(in.items, i - width + 1, i)));
+        if (width > 1) reads_expected += static_cast<std::size_t>(n - width / 2);
+      }
+      CHECK(rows.size() == count);
+      const auto reads = with_class(all, "read");
+      CHECK(reads.size() == reads_expected);
+      for (const auto& r : reads) CHECK(as_int(r, "data-to") - as_int(r, "data-from") == as_int(r, "data-stride"));
+      CHECK(with_class(all, "brent-kung").empty());
+      REQUIRE(with_class(all, "kogge-stone").size() == 1);
+      CHECK(as_int(with_class(all, "kogge-stone")[0], "data-additions") == static_cast<std::int64_t>(reads_expected));
+    }
+
+    // Brent-Kung on the items padded to a power of two m: after the up-sweep stride s, index
+    // i holds the lowbit(i + 1) items ending at i, at most 2s of them; after the down-sweep
+    // stride s, every index with s | i + 1 holds its whole prefix (PMPP §11.4).
+    {
+      const std::string s = wb::svg::scan_steps_svg(in, wb::svg::scan_picture::brent_kung);
+      INFO(s);
+      const auto all = parse_xml(s);
+      const auto rows = values_by_row(all);
+      std::int64_t m = 1;
+      while (m < n) m *= 2;
+      std::vector<std::int64_t> padded = in.items;
+      padded.resize(static_cast<std::size_t>(m), 0);
+      const auto lowbit = [](std::int64_t v) { return v & -v; };
+      std::size_t count = 0, reads_expected = 0;
+      const auto check_row = [&](const std::string& label, auto expected_at) {
+        REQUIRE(rows.count(label) == 1);
+        ++count;
+        CHECK(rows.at(label).size() == static_cast<std::size_t>(m));
+        for (std::int64_t i = 0; i < m; ++i) CHECK(rows.at(label).at(i).value == std::to_string(expected_at(i)));
+      };
+      check_row("load", [&](std::int64_t i) { return padded[static_cast<std::size_t>(i)]; });
+      for (std::int64_t st = 1; st < m; st *= 2) {
+        check_row("up-sweep stride " + std::to_string(st), [&](std::int64_t i) {
+          return wrapping_sum(padded, i - std::min(lowbit(i + 1), 2 * st) + 1, i);
+        });
+        reads_expected += static_cast<std::size_t>(m / (2 * st));
+      }
+      for (std::int64_t st = m / 4; st >= 1; st /= 2) {
+        check_row("down-sweep stride " + std::to_string(st), [&](std::int64_t i) {
+          return (i + 1) % st == 0 ? wrapping_sum(padded, 0, i) : wrapping_sum(padded, i - lowbit(i + 1) + 1, i);
+        });
+        reads_expected += static_cast<std::size_t>(m / (2 * st) - 1);
+      }
+      CHECK(rows.size() == count);
+      const auto reads = with_class(all, "read");
+      CHECK(reads.size() == reads_expected);
+      for (const auto& r : reads) CHECK(as_int(r, "data-to") - as_int(r, "data-from") == as_int(r, "data-stride"));
+      // zero padding is drawn, greyed
+      const auto values = with_class(all, "value");
+      CHECK(values.size() == count * static_cast<std::size_t>(m));
+      REQUIRE(with_class(all, "brent-kung").size() == 1);
+      CHECK(with_class(all, "kogge-stone").empty());
+    }
+
+    // Both: the two sections, the same values.
+    const auto both = parse_xml(wb::svg::scan_steps_svg(in));
+    CHECK(with_class(both, "kogge-stone").size() == 1);
+    CHECK(with_class(both, "brent-kung").size() == 1);
+  }
+
+  // int32 wraps modulo 2^32, float rounds in float.
+  wb::svg::scan_steps_input<std::int32_t> w;
+  w.items = {2147483647, 1, -5};
+  const auto rows = values_by_row(parse_xml(wb::svg::scan_steps_svg(w, wb::svg::scan_picture::kogge_stone)));
+  CHECK(rows.at("stride 2").at(1).value == "-2147483648");
+  CHECK(rows.at("stride 2").at(2).value == "2147483643");
+  wb::svg::scan_steps_input<float> f;
+  f.items = {16777216.0f, 1.0f, 1.0f};
+  const auto frows = values_by_row(parse_xml(wb::svg::scan_steps_svg(f, wb::svg::scan_picture::kogge_stone)));
+  CHECK(frows.at("stride 1").at(1).value == "16777216");  // 2^24 + 1 rounds back to 2^24 in float
+  CHECK(frows.at("stride 2").at(2).value == "16777218");  // 2^24 + (1 + 1): the tree's order, exact
+}
+
+TEST_CASE("rsvg-convert renders the reduction tree and the scans at the pictures' size") {
+  if (!have_rsvg()) {
+    MESSAGE("rsvg-convert is not on PATH (Debian: librsvg2-bin): rendering not checked");
+    return;
+  }
+  wb::svg::reduction_tree_input<std::int64_t> tree;
+  for (int i = 0; i < 40; ++i) tree.items.push_back(i % 7 - 2);
+  tree.block = 64;
+  tree.caption = "reduction/2 warp-synchronous: 40 items, 64 threads";
+  wb::svg::scan_steps_input<float> scan;
+  scan.items = {3, 1, 4, 1, 5, 9, 2, 6, 5.5f};
+  scan.caption = "scan: 9 items";
+  for (const std::string& s : {wb::svg::reduction_tree_svg(tree), wb::svg::scan_steps_svg(scan),
+                               wb::svg::scan_steps_svg(scan, wb::svg::scan_picture::brent_kung)}) {
+    const auto root = parse_xml(s).front();
+    const auto [w, h] = render_png(s, "wb-svg-tree");
+    CHECK(w == static_cast<std::uint32_t>(std::stod(root.attrs.at("width"))));
+    CHECK(h == static_cast<std::uint32_t>(std::stod(root.attrs.at("height"))));
+  }
 }
 
 }  // TEST_SUITE
