@@ -700,21 +700,27 @@ int cmd_profile(const std::string& text, bool build_first) {
   const std::string number = std::to_string(s.stage->number);
   const fs::path out = fs::path(build_dir) / "profile" / fmt::format("{}-stage{}", s.chapter->name, number);
   const std::string script = (fs::path(source_dir) / "common" / "scripts" / "profile.sh").string();
-  // Your track, then the solution's: the same stage, the same size, the same counters.
+  const auto table = [&](const char* track) {
+    return out / track / fmt::format("{}-profile.csv", s.chapter->name);
+  };
+  // Your track, then the solution's: the same stage, the same size, the same counters. A run
+  // that failed (a wrong output, say) may still have been profiled: its rows are shown.
+  bool all_ran = true;
   for (const char* track : {"exercise", "solution"}) {
     std::printf("%s, %s track, under Nsight Compute:\n", s.id().c_str(), track);
+    std::error_code ec;
+    fs::remove(table(track), ec);  // no stale table from an earlier profile
     const int status = run_inherited({"bash", script, "--build", build_dir, "--out", (out / track).string(),
                                       "--chapters", s.chapter->name, "--stages", number, "--track", track});
     if (status == 2) throw usage_error(fmt::format("{} (the profile script says why, above)", profiling_needs));
     if (status != 0) {
-      std::printf("the profile of the %s track failed (exit status %d); its logs: %s\n", track, status,
-                  (out / track / "raw").c_str());
-      return 1;
+      all_ran = false;
+      std::printf("the %s track's run failed under the profiler (exit status %d; a wrong output exits 1): its log "
+                  "is in %s\n",
+                  track, status, (out / track / "raw").c_str());
+      if (!fs::exists(table(track))) return 1;
     }
   }
-  const auto table = [&](const char* track) {
-    return out / track / fmt::format("{}-profile.csv", s.chapter->name);
-  };
   const auto yours = read_profile_csv(table("exercise"));
   const auto theirs = read_profile_csv(table("solution"));
   std::printf("\n%s  %s  (%s): your kernels beside the solution's\n", s.id().c_str(), s.stage->title,
@@ -744,7 +750,7 @@ int cmd_profile(const std::string& text, bool build_first) {
               "ncu's reports (open them in ncu-ui): %s/*/raw/\n",
               (out / "exercise" / fmt::format("{}-profile.md", s.chapter->name)).c_str(),
               (out / "solution" / fmt::format("{}-profile.md", s.chapter->name)).c_str(), out.c_str());
-  return 0;
+  return all_ran ? 0 : 1;
 }
 
 }  // namespace
