@@ -746,10 +746,11 @@ int cmd_profile(const std::string& text, bool build_first) {
   };
   print_rows("yours", yours);
   print_rows("solution", theirs);
-  std::printf("\nwhat each column means: common/README.md, \"Profile view\"; the full tables: %s, %s; "
-              "ncu's reports (open them in ncu-ui): %s/*/raw/\n",
+  std::printf("\nwhat each column means: common/README.md, \"Profile view\"\n");
+  std::printf("the full tables:  %s\n                  %s\n",
               (out / "exercise" / fmt::format("{}-profile.md", s.chapter->name)).c_str(),
-              (out / "solution" / fmt::format("{}-profile.md", s.chapter->name)).c_str(), out.c_str());
+              (out / "solution" / fmt::format("{}-profile.md", s.chapter->name)).c_str());
+  std::printf("ncu's reports (open them in ncu-ui): %s/*/raw/\n", out.c_str());
   return all_ran ? 0 : 1;
 }
 
