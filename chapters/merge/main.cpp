@@ -3,6 +3,7 @@
 //   merge                                   all stages, default size, the solution track
 //   merge --stage 2,6 --m 1000 --n 37 --type int64 --dist duplicates --key-value
 //   merge --a 1,3,5 --b 2,4 --print --trace  a tiny input: outputs and the book's picture
+//   merge --a 1,3,5 --b 2,4 --trace --svg path.svg   ... and the merge path drawn as an SVG
 //   merge --track exercise                  your stages;  --compare: yours beside the solution's
 //   merge --sweep --csv sweep.csv           thread coarsening (§12.8): items per thread, tile
 //                                           sizes and stage-6 shapes, with the co-rank cost
@@ -56,6 +57,7 @@ struct options {
   bool a_from_file = false;
   bool b_from_file = false;
   bool trace = false;
+  std::string svg;  // --svg FILE: the traced merge path as a picture
   bool sweep = false;
   bool reps_given = false;
 };
@@ -196,8 +198,14 @@ class merge_run {
     config basic{opt_.cfg.block > 0 ? opt_.cfg.block : 4, 0, 0, opt_.cfg.grid > 0 ? opt_.cfg.grid : 1};
     config tiled{opt_.cfg.block > 0 ? opt_.cfg.block : 2, opt_.cfg.tile > 0 ? opt_.cfg.tile : 4, 0,
                  opt_.cfg.grid > 0 ? opt_.cfg.grid : 2};
+    if (!opt_.svg.empty() && (m_ > merge::max_svg_side || n_ > merge::max_svg_side)) {
+      throw wb::usage_error(fmt::format("--svg draws one column per element of A and one row per element of B: give at "
+                                        "most {} in each (m = {}, n = {})",
+                                        merge::max_svg_side, m_, n_));
+    }
     const auto api = api_of<K>(opt_.common.track);
-    merge::print_trace<K>(A_, B_, basic, tiled, api.co_rank_host, api.name);
+    const merge::trace_splits splits = merge::print_trace<K>(A_, B_, basic, tiled, api.co_rank_host, api.name);
+    if (!opt_.svg.empty()) merge::write_merge_path_svg<K>(A_, B_, splits, basic, tiled, api.name, opt_.svg);
   }
 
   std::uint64_t total() const { return static_cast<std::uint64_t>(m_ + n_); }
@@ -541,6 +549,12 @@ int main(int argc, char** argv) {
   app.add_option("--a-file", opt.a_file, "input A from a file of whitespace-separated sorted numbers");
   app.add_option("--b-file", opt.b_file, "input B from a file");
   app.add_flag("--trace", opt.trace, "print each thread's output range and co-ranks (a tiny input: m + n <= 64)");
+  app.add_option("--svg", opt.svg,
+                 fmt::format("with --trace: also draw the merge path, each stage-2 thread's and stage-3 block's "
+                             "co-rank on it, as an SVG picture (int32/int64 keys, at most {} elements in A and {} "
+                             "in B)",
+                             merge::max_svg_side, merge::max_svg_side))
+      ->type_name("FILE");
   app.add_flag("--sweep", opt.sweep, "thread-coarsening sweep: items per thread, tile sizes, stage-6 shapes");
   app.get_option("--print")->description(
       fmt::format("print each stage's output on one line (inputs of at most {} elements in all)", wb::max_print_elements));
@@ -562,6 +576,11 @@ int main(int argc, char** argv) {
       throw wb::usage_error("--block, --tile, --items-per-thread and --grid must be positive (0: the default)");
     }
     if (opt.sweep && opt.common.compare) throw wb::usage_error("--sweep and --compare do not go together");
+    if (app.count("--svg") > 0) {  // checked before any work: a bad path must not cost a run
+      if (!opt.trace) throw wb::usage_error("--svg draws the traced merge path: give it with --trace");
+      if (opt.type == "float") throw wb::usage_error("--svg draws int32 or int64 keys, not float");
+      wb::require_writable_file(opt.svg, "--svg");
+    }
     std::vector<std::pair<int, std::string>> known;
     for (const auto& s : merge::stages) known.emplace_back(s.number, s.suite);
     wb::require_known_stages(opt.common.stages, known);

@@ -3,7 +3,10 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <fstream>
+#include <stdexcept>
 #include <string>
+#include <type_traits>
 
 #include <fmt/format.h>
 
@@ -62,8 +65,9 @@ std::int64_t narrate_co_rank(std::int64_t k, const K* A, std::int64_t m, const K
 }  // namespace
 
 template <class K>
-void print_trace(const std::vector<K>& A, const std::vector<K>& B, const config& basic, const config& tiled,
-                 co_rank_fn<K> co_rank, const char* track) {
+trace_splits print_trace(const std::vector<K>& A, const std::vector<K>& B, const config& basic, const config& tiled,
+                         co_rank_fn<K> co_rank, const char* track) {
+  trace_splits splits;
   const auto m = static_cast<std::int64_t>(A.size());
   const auto n = static_cast<std::int64_t>(B.size());
   const std::int64_t total = m + n;
@@ -83,6 +87,7 @@ void print_trace(const std::vector<K>& A, const std::vector<K>& B, const config&
     const std::int64_t k_next = part_begin(t + 1, threads, total);
     const std::int64_t i_curr = co_rank(k_curr, A.data(), m, B.data(), n);
     const std::int64_t i_next = co_rank(k_next, A.data(), m, B.data(), n);
+    splits.threads.push_back({k_curr, i_curr});
     std::printf("  thread %lld: C[%lld, %lld) from A[%lld, %lld) = {%s} and B[%lld, %lld) = {%s}\n",
                 static_cast<long long>(t), static_cast<long long>(k_curr), static_cast<long long>(k_next),
                 static_cast<long long>(i_curr), static_cast<long long>(i_next), slice(A.data(), i_curr, i_next).c_str(),
@@ -109,6 +114,7 @@ void print_trace(const std::vector<K>& A, const std::vector<K>& B, const config&
     const std::int64_t A_next = co_rank(C_next, A.data(), m, B.data(), n);
     const std::int64_t B_curr = C_curr - A_curr;
     const std::int64_t B_next = C_next - A_next;
+    splits.blocks.push_back({C_curr, A_curr});
     std::printf("  block %lld: C[%lld, %lld) from A[%lld, %lld) and B[%lld, %lld)\n", static_cast<long long>(b),
                 static_cast<long long>(C_curr), static_cast<long long>(C_next), static_cast<long long>(A_curr),
                 static_cast<long long>(A_next), static_cast<long long>(B_curr), static_cast<long long>(B_next));
@@ -144,11 +150,54 @@ void print_trace(const std::vector<K>& A, const std::vector<K>& B, const config&
     }
   }
   std::printf("\n");
+  return splits;
+}
+
+template <class K>
+void write_merge_path_svg(const std::vector<K>& A, const std::vector<K>& B, const trace_splits& splits,
+                          const config& basic, const config& tiled, const char* track, const std::string& file) {
+  if constexpr (std::is_floating_point_v<K>) {
+    throw std::logic_error("the merge-path picture draws integer keys");
+  } else {
+    const auto m = static_cast<std::int64_t>(A.size());
+    const auto n = static_cast<std::int64_t>(B.size());
+    wb::svg::merge_path_input picture;
+    picture.A.assign(A.begin(), A.end());
+    picture.B.assign(B.begin(), B.end());
+    // A co-rank outside 0 <= i <= m, 0 <= k - i <= n has no grid point: named, not drawn.
+    // One inside the grid but off the path is drawn, in red.
+    const auto keep = [&](const std::vector<wb::svg::co_rank_split>& from, std::vector<wb::svg::co_rank_split>& to,
+                          const char* who) {
+      for (std::size_t at = 0; at < from.size(); ++at) {
+        const auto [k, i] = from[at];
+        if (i >= 0 && i <= m && k - i >= 0 && k - i <= n) {
+          to.push_back(from[at]);
+        } else {
+          std::printf("merge path: %s %zu's co_rank(%lld) = %lld is outside the %lld x %lld grid: not drawn\n", who, at,
+                      static_cast<long long>(k), static_cast<long long>(i), static_cast<long long>(m),
+                      static_cast<long long>(n));
+        }
+      }
+    };
+    keep(splits.threads, picture.thread_splits, "stage 2 thread");
+    keep(splits.blocks, picture.block_splits, "stage 3 block");
+    picture.caption = fmt::format("merge path, {} track's co_rank: dots = stage 2's {} threads, squares = stage 3's {} "
+                                  "blocks",
+                                  track, basic.grid * basic.block, tiled.grid);
+    const std::string text = wb::svg::merge_path_svg(picture);
+    std::ofstream out(file, std::ios::binary);
+    if (!out || !out.write(text.data(), static_cast<std::streamsize>(text.size())) || !out.flush()) {
+      throw std::runtime_error("--svg: cannot write " + file);
+    }
+    std::printf("merge path picture (PMPP Figs. 12.4-12.10): %s\n", file.c_str());
+  }
 }
 
 #define MERGE_INSTANTIATE(K)                                                                                    \
-  template void print_trace<K>(const std::vector<K>&, const std::vector<K>&, const config&, const config&,     \
-                               co_rank_fn<K>, const char*);
+  template trace_splits print_trace<K>(const std::vector<K>&, const std::vector<K>&, const config&,             \
+                                       const config&, co_rank_fn<K>, const char*);                              \
+  template void write_merge_path_svg<K>(const std::vector<K>&, const std::vector<K>&, const trace_splits&,      \
+                                        const config&, const config&, const char*, const std::string&);
 MERGE_FOR_EACH_KEY(MERGE_INSTANTIATE)
 #undef MERGE_INSTANTIATE
 

@@ -3,7 +3,10 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
+
+#include "wb/svg_pictures.hpp"
 
 #include "config.hpp"
 
@@ -18,8 +21,26 @@ using co_rank_fn = std::int64_t (*)(std::int64_t k, const K* A, std::int64_t m, 
 //   the tiled kernel's blocks: output and input ranges, then per tile the shared-memory
 //   contents, each thread's share and co-ranks, and how much of A and B the tile consumed.
 // basic: threads = grid * block; tiled: grid blocks of `block` threads, tile_size `tile`.
+// Returns the co-rank splits it printed, for the picture: each basic-kernel thread's first
+// output (k, i) and each tiled-kernel block's.
+struct trace_splits {
+  std::vector<wb::svg::co_rank_split> threads;  // stage 2: thread t starts at output k, A[i]
+  std::vector<wb::svg::co_rank_split> blocks;   // stage 3: block b starts at output k, A[i]
+};
 template <class K>
-void print_trace(const std::vector<K>& A, const std::vector<K>& B, const config& basic, const config& tiled,
-                 co_rank_fn<K> co_rank, const char* track);
+trace_splits print_trace(const std::vector<K>& A, const std::vector<K>& B, const config& basic, const config& tiled,
+                         co_rank_fn<K> co_rank, const char* track);
+
+// --svg: the largest input the merge-path picture draws (one grid column per element of A, one
+// row per element of B).
+inline constexpr std::int64_t max_svg_side = 32;
+
+// Writes the merge path of A and B (PMPP Figs. 12.4-12.10, wb::svg::merge_path_svg) with the
+// traced splits marked to `file`; a split a wrong co_rank put outside the grid cannot be drawn
+// and is named on stdout instead. Integer keys only (the picture's keys are int64): K = float
+// throws std::logic_error. Throws std::runtime_error when the file cannot be written.
+template <class K>
+void write_merge_path_svg(const std::vector<K>& A, const std::vector<K>& B, const trace_splits& splits,
+                          const config& basic, const config& tiled, const char* track, const std::string& file);
 
 }  // namespace merge

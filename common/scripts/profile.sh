@@ -2,12 +2,16 @@
 # The profile view: why each stage is as fast as it is. Runs Nsight Compute (ncu) on every
 # stage of every chapter and writes one table per chapter, each kernel of a stage on its row.
 #
-#   common/scripts/profile.sh [--build DIR] [--out DIR] [--chapters LIST]
+#   common/scripts/profile.sh [--build DIR] [--out DIR] [--chapters LIST] [--stages LIST]
+#                             [--track solution|exercise]
 #
 #   --build DIR     a cuda-backend build (default: build-gpu/, as gpu-report.sh makes it)
 #   --out DIR       where the tables go (default: profile/)
 #   --chapters L    comma list, e.g. merge,reduction,counting,scan (default: every chapter
 #                   executable found in the build)
+#   --stages L      comma list of stage numbers, e.g. 3 or 2,3 (default: every stage)
+#   --track T       whose kernels: the solution (default) or the exercise track, your own
+#                   (wb profile merge/3 runs both and shows them side by side)
 #
 # Writes OUT/<chapter>-profile.md (GPU, ncu version, date, command, the table) and
 # OUT/<chapter>-profile.csv; OUT/raw/ keeps each stage's ncu report (open it with ncu-ui),
@@ -39,18 +43,24 @@ here="$root/common/scripts"
 build="$root/build-gpu"
 out="$root/profile"
 chapters=""
+stages=""
+track=solution
 command_line="common/scripts/profile.sh $*"
 while [ $# -gt 0 ]; do
   case "$1" in
     --build) build="${2:?--build needs a folder}"; shift 2 ;;
     --out) out="${2:?--out needs a folder}"; shift 2 ;;
     --chapters) chapters="${2:?--chapters needs a list}"; shift 2 ;;
-    -h|--help) sed -n '2,35p' "$0"; exit 0 ;;
+    --stages) stages="${2:?--stages needs a list}"; shift 2 ;;
+    --track) track="${2:?--track needs solution or exercise}"; shift 2 ;;
+    -h|--help) sed -n '2,37p' "$0"; exit 0 ;;
     *) echo "profile: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
 
 refuse() { echo "profile: $*" >&2; exit 2; }
+case "$track" in solution|exercise) ;; *) refuse "--track '$track': give solution or exercise" ;; esac
+[[ -z "$stages" || "$stages" =~ ^[0-9]+(,[0-9]+)*$ ]] || refuse "--stages '$stages': give stage numbers, e.g. 3 or 2,3"
 command -v python3 >/dev/null || refuse "python3 is needed to make the tables"
 command -v ncu >/dev/null || refuse "ncu (Nsight Compute) is not on PATH: profiling needs it and a GPU (it comes with the CUDA toolkit, e.g. /usr/local/cuda/bin)"
 if ! command -v nvidia-smi >/dev/null || ! nvidia-smi -L 2>/dev/null | grep -q '^GPU'; then
@@ -94,26 +104,38 @@ gpu=$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | head -1
 ncu_version=$(ncu --version | sed -n 's/^Version \([^ ]*\).*/\1/p' | head -1)
 commit=$(git rev-parse --short HEAD 2>/dev/null || echo "${WB_COMMIT:-unknown}")
 failed=()
-max_stages=32  # stages are probed 0, 1, 2, ... until the executable refuses the number
+max_stages=32  # without --stages, stages are probed 0, 1, 2, ... until the executable refuses the number
+if [ -n "$stages" ]; then
+  IFS=, read -r -a stage_list <<<"$stages"
+else
+  stage_list=($(seq 0 $((max_stages - 1))))
+fi
 
 for ch in "${chapter_list[@]}"; do
   exe="$build/chapters/$ch/$ch"
   rm -f "$out/raw/$ch"-stage*
   echo "== profile $ch"
   sizes=""
-  for ((s = 0; s < max_stages; s++)); do
+  for s in "${stage_list[@]}"; do
     base="$out/raw/$ch-stage$s"
     args=$(stage_args "$ch" "$s")
     # shellcheck disable=SC2086  # args is a list of words
     ncu --kernel-name-base demangled --kernel-name "regex:^(void )?$ch::" --metrics "$metrics" \
-      -f -o "$base" "$exe" --stage "$s" --reps 1 $args --csv "$base.report.csv" >"$base.log" 2>&1
+      -f -o "$base" "$exe" --stage "$s" --track "$track" --reps 1 $args --csv "$base.report.csv" >"$base.log" 2>&1
     rc=$?
     if [ ! -s "$base.report.csv" ]; then
       rm -f "$base.ncu-rep" "$base.report.csv"
-      # a number past the last stage is refused with status 2 and "names no stage": done
-      if [ $rc -eq 2 ] && grep -q 'names no stage' "$base.log"; then rm -f "$base.log"; break; fi
+      # a number past the last stage is refused with status 2 and "names no stage": done,
+      # unless --stages asked for it
+      if [ $rc -eq 2 ] && grep -q 'names no stage' "$base.log"; then
+        if [ -z "$stages" ]; then rm -f "$base.log"; break; fi
+        echo "   stage $s: $ch has no stage $s" >&2
+        failed+=("$ch/$s")
+        continue
+      fi
       echo "   stage $s: the program wrote no report (exit $rc); see $base.log" >&2
       failed+=("$ch/$s")
+      [ -n "$stages" ] && continue
       break
     fi
     sizes="$sizes${sizes:+; }$s: \`${args:-(default)}\`"
@@ -127,7 +149,7 @@ for ch in "${chapter_list[@]}"; do
     --md "$out/$ch-profile.md" --csv "$out/$ch-profile.csv" --title "$ch: what the hardware counters say" \
     --meta "GPU: $gpu" --meta "Nsight Compute $ncu_version" \
     --meta "date: $(date -u '+%Y-%m-%d %H:%M UTC'), commit $commit" \
-    --meta "command: \`$command_line\`; each stage runs alone: \`ncu ... $ch --stage N --reps 1 SIZE\`" \
+    --meta "command: \`$command_line\`; each stage runs alone: \`ncu ... $ch --stage N --track $track --reps 1 SIZE\`" \
     --meta "SIZE per stage: $sizes" \
     --meta "one run of each stage; time is ncu's (clocks locked to base), not the timed median of the chapter's report" ||
     failed+=("$ch:table")

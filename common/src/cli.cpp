@@ -274,6 +274,23 @@ void require_printable(std::uint64_t elements, const std::string& what) {
   }
 }
 
+void require_writable_file(const std::string& path, const std::string& flag) {
+  namespace fs = std::filesystem;
+  if (path.empty()) throw usage_error(flag + ": give a file name");
+  std::error_code ec;
+  const fs::path file(path);
+  if (fs::is_directory(file, ec)) throw usage_error(fmt::format("{} {}: that is a folder, not a file", flag, path));
+  const fs::path folder = file.has_parent_path() ? file.parent_path() : fs::path(".");
+  if (!fs::is_directory(folder, ec)) {
+    throw usage_error(fmt::format("{} {}: there is no folder '{}' to write it in", flag, path, folder.string()));
+  }
+  // An existing file must be writable; a new one needs a writable folder.
+  const bool exists = fs::exists(file, ec);
+  if (::access(exists ? path.c_str() : folder.c_str(), exists ? W_OK : (W_OK | X_OK)) != 0) {
+    throw usage_error(fmt::format("{} {}: cannot write it there ({})", flag, path, std::strerror(errno)));
+  }
+}
+
 bool stage_selected(const std::vector<std::string>& selection, int number, const std::string& id) {
   if (selection.empty()) return true;
   const auto names = stage_names(number, id);

@@ -63,6 +63,25 @@ process_result run_captured(const std::vector<std::string>& argv) {
   return result;
 }
 
+int run_inherited(const std::vector<std::string>& argv) {
+  if (argv.empty()) return -1;
+  std::fflush(stdout);
+  std::fflush(stderr);
+  const pid_t pid = fork();
+  if (pid < 0) return -1;
+  if (pid == 0) {
+    auto args = c_argv(argv);
+    execvp(args[0], args.data());
+    std::fprintf(stderr, "cannot run %s: %s\n", argv[0].c_str(), std::strerror(errno));
+    _exit(127);
+  }
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0) {
+    if (errno != EINTR) return -1;
+  }
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
 void exec_program(const std::vector<std::string>& argv) {
   std::fflush(stdout);
   std::fflush(stderr);

@@ -14,6 +14,10 @@ struct process_result {
 // Runs argv[0] (found on PATH) with stdout and stderr captured; stdin is /dev/null.
 process_result run_captured(const std::vector<std::string>& argv);
 
+// Runs argv[0] (found on PATH) with wb's own stdin, stdout and stderr; returns its exit status
+// (128 + N when killed by signal N; -1 when it could not start).
+int run_inherited(const std::vector<std::string>& argv);
+
 // Replaces wb with argv[0] (the chapter executable): its output and exit status are the user's.
 [[noreturn]] void exec_program(const std::vector<std::string>& argv);
 

@@ -64,6 +64,11 @@ std::vector<T> read_numbers_file(const std::string& path);
 inline constexpr std::uint64_t max_print_elements = 100000;
 void require_printable(std::uint64_t elements, const std::string& what);
 
+// An output file named on the command line (--svg FILE): refused (usage_error, before any
+// work) when it is a folder, its folder does not exist, or it cannot be written there.
+// `flag` names the option in the message. Creates nothing.
+void require_writable_file(const std::string& path, const std::string& flag);
+
 // Does the --stage selection pick the stage with this number and id? Empty selects all.
 // `id` is the stage's id with or without the chapter prefix ("merge/2 basic" or "basic");
 // an item selects it as its number ("2"), its name ("basic"), both ("2-basic", "2 basic",
