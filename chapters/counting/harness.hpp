@@ -137,7 +137,7 @@ class stage_runner {
   int stage() const { return stage_; }
 
   // Poisons the output, then runs the stage once (device stages: enqueued, not waited for).
-  // Throws stage_refused, wb::not_implemented_error, or whatever the stage throws.
+  // Throws stage_refused, or whatever the stage throws.
   void run() {
     if (traits[stage_].host) {
       host_result_ = run_host();

@@ -409,7 +409,7 @@ bool machine_readable_stdout(const std::vector<std::string>& args) {
 // ---------------------------------------------------------------------------------------
 // --wb-progress: each stage in its own process
 // ---------------------------------------------------------------------------------------
-enum class stage_status { pass, fail, todo, crashed, hung, skipped, empty };
+enum class stage_status { pass, fail, crashed, hung, skipped, empty };
 
 struct stage_result {
   stage_status status = stage_status::empty;
@@ -597,8 +597,7 @@ stage_result run_stage(const std::vector<std::string>& args, const wb::testing::
     result.message = fmt::format("the test process exited with status {} before finishing{}{}",
                                  WIFEXITED(status) ? WEXITSTATUS(status) : -1, in_case, output_tail);
   } else if (result.failed > 0) {
-    result.status = result.message.find("not implemented yet") != std::string::npos ? stage_status::todo
-                                                                                     : stage_status::fail;
+    result.status = stage_status::fail;
   } else if (result.passed > 0) {
     result.status = stage_status::pass;
   } else if (result.skipped > 0) {
@@ -607,17 +606,6 @@ stage_result run_stage(const std::vector<std::string>& args, const wb::testing::
     result.status = stage_status::empty;
   }
   return result;
-}
-
-// "not implemented yet: <stage> (exercises/: ...)" out of a failure message, which may
-// quote it (CHECK_THROWS, INFO) or add the test case.
-std::string not_implemented_text(const std::string& message) {
-  const std::size_t begin = message.find("not implemented yet");
-  if (begin == std::string::npos) return message;
-  const std::string tail = "your code)";
-  std::size_t end = message.find(tail, begin);
-  end = end == std::string::npos ? message.size() : end + tail.size();
-  return message.substr(begin, end - begin);
 }
 
 // A stage's short name: the suite's first word, "merge/2" of "merge/2 basic".
@@ -630,7 +618,6 @@ const char* status_word(stage_status status) {
   switch (status) {
     case stage_status::pass: return "pass";
     case stage_status::fail: return "fail";
-    case stage_status::todo: return "todo";
     case stage_status::crashed: return "crashed";
     case stage_status::hung: return "hung";
     case stage_status::skipped: return "skipped";
@@ -696,8 +683,8 @@ int run_progress(const std::vector<std::string>& args, const std::string& expect
       const stage_result r = run_stage(args, stage, timeout_s);
       print_machine_report(stage, r);
       const bool pass = r.status == stage_status::pass;
-      const bool fail = r.status == stage_status::fail || r.status == stage_status::todo ||
-                        r.status == stage_status::crashed || r.status == stage_status::hung;
+      const bool fail =
+          r.status == stage_status::fail || r.status == stage_status::crashed || r.status == stage_status::hung;
       if ((expect == "pass" && !pass) || (expect == "fail" && !fail)) rc = 1;
     }
     return rc;
@@ -726,7 +713,6 @@ int run_progress(const std::vector<std::string>& args, const std::string& expect
     const char* tag = "[FAIL]";
     switch (r.status) {
       case stage_status::pass: tag = "[pass]"; break;
-      case stage_status::todo: tag = "[todo]"; break;
       case stage_status::skipped: tag = "[skip]"; break;
       case stage_status::empty: tag = "[none]"; break;
       default: break;
@@ -735,10 +721,6 @@ int run_progress(const std::vector<std::string>& args, const std::string& expect
     switch (r.status) {
       case stage_status::pass:
         ++stages_passing;
-        break;
-      case stage_status::todo:
-        text += fmt::format("{}{}\n", indent, not_implemented_text(r.message));
-        text += fmt::format("{}hint: {}\n", indent, stage.hint);
         break;
       case stage_status::fail:
       case stage_status::crashed:
@@ -760,8 +742,8 @@ int run_progress(const std::vector<std::string>& args, const std::string& expect
     std::fflush(stdout);
 
     const bool ok_for_pass = r.status == stage_status::pass;
-    const bool ok_for_fail = r.status == stage_status::fail || r.status == stage_status::todo ||
-                             r.status == stage_status::crashed || r.status == stage_status::hung;
+    const bool ok_for_fail =
+        r.status == stage_status::fail || r.status == stage_status::crashed || r.status == stage_status::hung;
     if ((expect == "pass" && !ok_for_pass) || (expect == "fail" && !ok_for_fail)) {
       broken.push_back(fmt::format("{} ({})", stage.suite, tag));
     }
@@ -785,7 +767,7 @@ int run_progress(const std::vector<std::string>& args, const std::string& expect
 void print_workbook_help() {
   std::printf(
       "\nworkbook options (besides doctest's):\n"
-      "  --wb-progress              one line per stage: pass, FAIL (first failure + hint), todo;\n"
+      "  --wb-progress              one line per stage: pass, or FAIL with the first failure and a hint;\n"
       "                             each stage runs in its own process\n"
       "  --wb-expect=pass|fail      with --wb-progress: exit 0 only if every stage passes / fails\n"
       "  --wb-only=ID[,ID...]       with --wb-progress: only these stages (merge/2 or the suite name)\n"

@@ -58,8 +58,8 @@ expect_run("progress" 0
            "at index 3: expected 7, got 8"
            "test case \"demo/1: fails\""
            "hint: hint one"
-           "  [todo] demo/2 todo — stub stage (demo §2)"
-           "not implemented yet: demo/2 todo"
+           "  [FAIL] demo/2 stub — stub stage (demo §2)"
+           "never written"
            "hint: hint two"
            "  [FAIL] demo/3 crash — crashing stage (demo §3)"
            "crashed (signal 6, Aborted) in test case \"demo/3: aborts\""
@@ -89,7 +89,7 @@ expect_run("expect fail on failing stages" 0
   CONTAINS "0 of 3 stages pass" "expectation met: every stage fails" LAST_LINE "${summary}")
 expect_run("expect pass broken" 1
   ARGS --wb-progress --wb-expect=pass ENVIRONMENT WB_DEMO=failing
-  CONTAINS "expectation broken: expected every stage to pass, but not:" "  demo/1 fail ([FAIL])" "  demo/2 todo ([todo])")
+  CONTAINS "expectation broken: expected every stage to pass, but not:" "  demo/1 fail ([FAIL])" "  demo/2 stub ([FAIL])")
 expect_run("expect fail broken" 1
   ARGS --wb-progress --wb-expect=fail ENVIRONMENT WB_DEMO=passing
   CONTAINS "expectation broken: expected every stage to fail" "  demo/0 pass ([pass])")
@@ -99,9 +99,9 @@ expect_run("expect with no stages" 1
 
 # Plain doctest run: failures counted, GPU cases named as skipped (without a GPU).
 expect_run("plain run" 1
-  ARGS "-ts=demo/0 pass,demo/1 fail,demo/2 todo,demo/5 gpu only"
+  ARGS "-ts=demo/0 pass,demo/1 fail,demo/2 stub,demo/5 gpu only"
   CONTAINS "test seed: " LAST_LINE "${summary}")
-execute_process(COMMAND "${DEMO}" "-ts=demo/0 pass,demo/1 fail,demo/2 todo,demo/5 gpu only" OUTPUT_VARIABLE out)
+execute_process(COMMAND "${DEMO}" "-ts=demo/0 pass,demo/1 fail,demo/2 stub,demo/5 gpu only" OUTPUT_VARIABLE out)
 string(FIND "${out}" "skipped (needs a GPU): [gpu] needs a GPU" skipped_at)
 if(BACKEND STREQUAL "cpu" AND skipped_at EQUAL -1)
   message("FAIL cpu backend: the GPU case is not listed as skipped:\n${out}")

@@ -9,7 +9,6 @@
 #include <thread>
 #include <vector>
 
-#include "wb/exercise.hpp"
 #include "wb/testing.hpp"
 
 namespace {
@@ -20,7 +19,7 @@ constexpr stage_info all_stages[] = {
     {"demo/10 natural order", "registered first, listed last", "demo §10", "hint ten"},
     {"demo/0 pass", "passing stage", "demo §0", "hint zero"},
     {"demo/1 fail", "failing stage", "demo §1", "hint one"},
-    {"demo/2 todo", "stub stage", "demo §2", "hint two"},
+    {"demo/2 stub", "stub stage", "demo §2", "hint two"},
     {"demo/3 crash", "crashing stage", "demo §3", "hint three"},
     {"demo/4 hang", "hanging stage", "demo §4", "hint four"},
     {"demo/5 gpu only", "GPU-only stage", "demo §5", "hint five"},
@@ -33,7 +32,7 @@ bool register_demo_stages() {
   for (const auto& stage : all_stages) {
     const std::string suite = stage.suite;
     const bool passing = suite == "demo/0 pass" || suite == "demo/10 natural order";
-    const bool failing = suite == "demo/1 fail" || suite == "demo/2 todo" || suite == "demo/3 crash";
+    const bool failing = suite == "demo/1 fail" || suite == "demo/2 stub" || suite == "demo/3 crash";
     if (which == "all" || (which == "passing" && passing) || (which == "failing" && failing)) {
       wb::testing::register_stages(&stage, 1);
     }
@@ -58,8 +57,9 @@ TEST_SUITE("demo/1 fail") {
   }
 }
 
-TEST_SUITE("demo/2 todo") {
-  TEST_CASE("demo/2: stub") { wb::not_implemented("demo/2 todo"); }
+TEST_SUITE("demo/2 stub") {
+  // A stub leaves its output unwritten: its check fails like any wrong answer.
+  TEST_CASE("demo/2: stub") { CHECK_MESSAGE(false, "at index 0: expected 1, got nothing: never written"); }
 }
 
 TEST_SUITE("demo/3 crash") {

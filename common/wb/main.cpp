@@ -242,7 +242,7 @@ std::optional<bool> untouched(const stage_ref& s) {
 // Running checks
 // ---------------------------------------------------------------------------------------
 struct check_result {
-  std::string status;  // pass fail todo crashed hung skipped empty (test_main.cpp's words)
+  std::string status;  // pass fail crashed hung skipped empty (test_main.cpp's words)
   int passed = 0;
   int failed = 0;
   int skipped = 0;
