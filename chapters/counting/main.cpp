@@ -226,27 +226,36 @@ outcome run_one(int stage, const counting::input<T>& in, const counting::config&
 }
 
 // The chapter's goals on an H100 (README, "Measurements"), against what this run measured.
-void print_goals(std::map<std::string, double>& times, bool int8, std::int64_t n) {
+// A goal is judged only on its own input; on another input the line says so.
+void print_goals(std::map<std::string, double>& times, bool int8, std::int64_t n, const options& o) {
   auto have = [&](const char* k) { return times.count(k) > 0; };
   auto met = [](bool yes) { return yes ? "met" : "not met"; };
-  auto size_note = [&](std::int64_t goal_n) { return n == goal_n ? "" : " (the goal is set at another size)"; };
+  auto size_note = [&](std::int64_t goal_n, const char* goal_dist = nullptr, std::int64_t goal_distinct = 0) {
+    const bool same = n == goal_n && (goal_dist == nullptr || o.dist == goal_dist) &&
+                      (goal_distinct == 0 || o.distinct == goal_distinct);
+    return same ? "" : " (the goal is set on another input)";
+  };
   std::printf("\nthe chapter's goals (set for an H100):\n");
+  if (!wb::backend_is_cuda) {
+    std::printf("  not judged here: the cpu backend's timings are emulated\n");
+    return;
+  }
   bool any = false;
   if (int8 && have("6") && have("baseline")) {
     const double speedup = times["baseline"] / times["6"];
     std::printf("  stage 6 at least 1.25x CUB HistogramEven on 2^30 uniform int8: %.2fx, %s%s\n", speedup,
-                met(speedup >= 1.25), size_note(std::int64_t{1} << 30));
+                met(speedup >= 1.25), size_note(std::int64_t{1} << 30, "uniform"));
     any = true;
   }
   if (int8 && have("6")) {
     std::printf("  stage 6 under 0.4 ms on 10^9 int8: %.3f ms, %s%s\n", times["6"], met(times["6"] < 0.4),
-                size_note(1'000'000'000));
+                size_note(1'000'000'000, "uniform"));
     any = true;
   }
   if (!int8 && have("7") && have("baseline")) {
     const double speedup = times["baseline"] / times["7"];
     std::printf("  stage 7 at least 3x CUB sort + RLE on 2^26 int64 keys, 2^20 distinct: %.2fx, %s%s\n", speedup,
-                met(speedup >= 3), size_note(std::int64_t{1} << 26));
+                met(speedup >= 3), size_note(std::int64_t{1} << 26, "few", std::int64_t{1} << 20));
     any = true;
   }
   if (int8 && have("8") && have("h2d")) {
@@ -476,7 +485,7 @@ int run_all(const options& o) {
   if (!o.common.json.empty()) report.write_json(o.common.json);
 
   // ---- --targets: the chapter's goals, where this run measured them ----
-  if (o.targets) print_goals(times, int8, n);
+  if (o.targets) print_goals(times, int8, n, o);
   if (!all_ok) std::printf("\nsome stage gave a WRONG table (see the notes)\n");
   return all_ok ? 0 : 1;
 }

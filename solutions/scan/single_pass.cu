@@ -1,11 +1,12 @@
 // Stage 6: a single-pass scan at the memory ceiling (Merrill & Garland 2016).
 //
 // What a scan must move is the input once and the output once, like a copy. This stage
-// reads and writes each item exactly once and keeps enough loads in flight to run at copy
-// speed:
+// reads and writes each item exactly once and keeps as many loads in flight as its registers
+// hold (the README measures how close that comes to a copy's speed):
 //   - a tile index from an atomic counter (S4), so the tiles a block looks back at belong
 //     to blocks that are already running;
-//   - 16-byte loads and stores, several per thread (V vectors: 16 int32 or 8 int64 items);
+//   - 16-byte loads and stores, several per thread (V vectors; by default 8: 32 int32 or
+//     16 int64 items);
 //     vector j of lane l covers the items at warp_base + (j*32 + l)*VEC, so each load
 //     instruction of a warp reads 512 consecutive bytes;
 //   - the scan itself in registers: each thread sums its vectors, warp shuffles scan the
