@@ -2,7 +2,7 @@
 // distinct (key, count) pairs, with the chapter's own radix sort (sort_pairs.cu) and with CUB's
 // DeviceRadixSort::SortPairs (what a user would call instead), for 2^16 to 2^22 pairs whose keys
 // vary in all 64 bits (the worst case: every pass runs). Both results are checked against a
-// host sort. The README (stage 7) quotes its H100 numbers.
+// host sort; it prints both times.
 //
 // Build (cuda backend only): cmake --build build-gpu --target counting_sort_distinct
 // Run: build-gpu/chapters/counting/counting_sort_distinct
