@@ -197,6 +197,7 @@ int run(const options& opt, const CLI::App& app) {
                     wb::copy_bandwidth_gbs());
   std::vector<std::string> printed;
   std::vector<std::string> comparisons;
+  double stage6_ms = 0;  // stage 6 is compared with CUB's merge sort too (the table's ratio is to its radix sort)
   auto print_line = [&](const std::string& label, const std::vector<K>& out) {
     std::string line = label + ":";
     for (const K& k : out) line += " " + key_text(k);
@@ -244,6 +245,7 @@ int run(const options& opt, const CLI::App& app) {
       if (!why.empty()) note = why;
       const std::string label = tracks.size() > 1 || track == "exercise" ? stage_label(s) + " (" + track + ")"
                                                                           : stage_label(s);
+      if (s.number == 6 && time && track == tracks.front()) stage6_ms = time->median_ms;
       report.add({label, time, s.number == 0 ? 0.0 : bytes, static_cast<double>(n), why.empty(), false, note});
       if (opt.common.print) print_line(label, out_keys);
       outputs.push_back(std::move(out_keys));
@@ -285,6 +287,9 @@ int run(const options& opt, const CLI::App& app) {
       const std::vector<std::uint32_t> out_values = opt.pairs ? d_values_out.to_host() : std::vector<std::uint32_t>{};
       const std::string why = first_error(want_keys, want_values, out_keys, out_values, row.zeros_equal);
       report.add({row.name, time, bytes, static_cast<double>(n), why.empty(), true, why});
+      if (row.fn == &baseline::cub_merge_sort<K> && stage6_ms > 0 && time.median_ms > 0) {
+        comparisons.push_back(fmt::format("6 merge against {}: {:.2f}x", row.name, time.median_ms / stage6_ms));
+      }
       if (opt.common.print) print_line(row.name, out_keys);
     }
   }
