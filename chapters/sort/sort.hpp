@@ -1,0 +1,147 @@
+// The sort chapter's interface: what every stage computes, how it is configured, and the
+// stage functions of both tracks (solutions/sort/ and exercises/sort/).
+//
+// Every stage sorts n keys into ascending order, stably: keys that compare equal keep their
+// input order. Keys only, or key-value: each key carries a 32-bit value (an index, a
+// payload) that moves with it. The order is the one key_bits.hpp defines (for floats: -0.0
+// before +0.0, NaNs at the end their sign bit names).
+//
+// Stage 0 runs on the host (the specification), stages 1-6 on the device. A device stage
+// reads n keys at keys_in (and n values at values_in, or nullptr: keys only), writes the
+// sorted keys to keys_out (values to values_out), may use the scratch memory in `ws`,
+// launches on the default stream and copies nothing to or from the host, so it can be
+// timed on its own. keys_in is not modified; outputs do not overlap inputs.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <stdexcept>
+#include <string>
+
+#include "key_bits.hpp"
+#include "wb/device_buffer.hpp"
+#include "wb/runtime.hpp"
+
+namespace sort {
+
+// ---------------------------------------------------------------------------------------
+// Launch configuration
+// ---------------------------------------------------------------------------------------
+
+inline constexpr int min_block = 32;    // one warp
+inline constexpr int max_block = 1024;  // CUDA's limit on threads per block
+inline constexpr int max_items_per_thread = 16;
+inline constexpr int max_tile_items = 4096;  // block x items: a tile in shared memory
+inline constexpr int onesweep_bits = 8;      // stage 5's digit
+
+struct config {
+  int block = 256;           // threads per block: a power of two from 32 to 1024
+  int items_per_thread = 0;  // stages 4-6; 0: the stage's default (stages 1-3 use one key a thread)
+  int bits = 0;              // digit width of stages 3 and 4: 1, 2, 4 or 8; 0: 4
+};
+
+// Keys per thread of a stage: 1 for stages 1-3 (the book's one key per thread),
+// cfg.items_per_thread or 8 (stages 4, 5) or 4 (stage 6).
+int items_for(int stage, const config& cfg);
+// Digit width of a stage: 1 (stages 1, 2), cfg.bits or 4 (stages 3, 4), 8 (stage 5).
+int bits_for(int stage, const config& cfg);
+
+// Throws std::invalid_argument naming what is wrong and what is allowed.
+void validate(const config& cfg);
+
+// ---------------------------------------------------------------------------------------
+// Scratch memory
+// ---------------------------------------------------------------------------------------
+
+struct workspace {
+  unsigned char* bytes = nullptr;
+  std::size_t size = 0;
+};
+
+// The most any stage needs for n keys of key_bytes each with cfg.
+std::size_t workspace_bytes(std::int64_t n, std::size_t key_bytes, const config& cfg);
+
+// Hands out 16-byte aligned pieces of a workspace, in order; throws std::invalid_argument
+// naming the stage when the workspace is too small.
+class carver {
+ public:
+  carver(const workspace& ws, const char* stage) : ws_(ws), stage_(stage) {}
+  template <class U>
+  U* take(std::int64_t count) {
+    const std::size_t bytes = (static_cast<std::size_t>(count) * sizeof(U) + 15) / 16 * 16;
+    if (offset_ + bytes > ws_.size) {
+      throw std::invalid_argument(std::string(stage_) + ": the workspace holds " + std::to_string(ws_.size) +
+                                  " bytes, the stage needs more (allocate it with workspace_buffer for this n "
+                                  "and config)");
+    }
+    U* p = reinterpret_cast<U*>(ws_.bytes + offset_);
+    offset_ += bytes;
+    return p;
+  }
+  workspace rest() const { return {ws_.bytes + offset_, ws_.size - offset_}; }
+
+ private:
+  workspace ws_;
+  const char* stage_;
+  std::size_t offset_ = 0;
+};
+
+// Owns a workspace large enough for every stage on n keys of K with cfg.
+template <class K>
+class workspace_buffer {
+ public:
+  workspace_buffer(std::int64_t n, const config& cfg)
+      : bytes_(std::max<std::size_t>(workspace_bytes(n, sizeof(K), cfg), 16)) {
+    bytes_.fill_bytes(0xA5);  // poison: a count or status nobody wrote is visible
+  }
+  workspace view() { return {bytes_.data(), bytes_.size()}; }
+
+ private:
+  wb::device_buffer<unsigned char> bytes_;
+};
+
+}  // namespace sort
+
+// ---------------------------------------------------------------------------------------
+// The stages. Both tracks implement the same functions (namespace sort::solution and
+// sort::exercise). Each is instantiated for K = uint32_t, int32_t, float, int64_t.
+// ---------------------------------------------------------------------------------------
+#define SORT_DEVICE_STAGE(name)                                                                       \
+  template <class K>                                                                                  \
+  void name(const K* keys_in, K* keys_out, const std::uint32_t* values_in, std::uint32_t* values_out, \
+            std::int64_t n, const workspace& ws, const config& cfg);
+
+#define SORT_DECLARE_STAGES                                                                   \
+  /* 0: the specification, on the host: stable, in place (values empty: keys only). */      \
+  template <class K>                                                                          \
+  void sort_sequential(std::span<K> keys, std::span<std::uint32_t> values);                   \
+  /* 1: radix sort, one bit per pass (PMPP §13.3). */                                        \
+  SORT_DEVICE_STAGE(sort_one_bit)                                                             \
+  /* 2: memory-coalesced: each block sorts its keys locally first (PMPP §13.4). */           \
+  SORT_DEVICE_STAGE(sort_coalesced)                                                           \
+  /* 3: larger radix: 2, 4 or 8 bits per pass (PMPP §13.5). */                               \
+  SORT_DEVICE_STAGE(sort_larger_radix)                                                        \
+  /* 4: thread coarsening: several keys per thread (PMPP §13.6). */                          \
+  SORT_DEVICE_STAGE(sort_coarsened)                                                           \
+  /* 5: onesweep: one histogram pass, one kernel per digit with decoupled look-back. */      \
+  SORT_DEVICE_STAGE(sort_onesweep)                                                            \
+  /* 6: merge sort: sort tiles in a block, then merge pass after pass (PMPP §13.7). */       \
+  SORT_DEVICE_STAGE(sort_merge)
+
+namespace sort::solution {
+SORT_DECLARE_STAGES
+}
+namespace sort::exercise {
+SORT_DECLARE_STAGES
+}
+
+#define SORT_INSTANTIATE_ONE(name, K)                                                                             \
+  template void name<K>(const K*, K*, const std::uint32_t*, std::uint32_t*, std::int64_t, const workspace&, \
+                        const config&);
+#define SORT_INSTANTIATE_DEVICE_STAGE(name)      \
+  SORT_INSTANTIATE_ONE(name, std::uint32_t)      \
+  SORT_INSTANTIATE_ONE(name, std::int32_t)       \
+  SORT_INSTANTIATE_ONE(name, float)              \
+  SORT_INSTANTIATE_ONE(name, std::int64_t)

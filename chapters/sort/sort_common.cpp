@@ -1,0 +1,77 @@
+// Configuration and workspace sizes shared by every stage of both tracks (sort.hpp).
+#include <bit>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+#include "radix_passes.hpp"
+#include "scan.hpp"
+#include "sort.hpp"
+
+namespace sort {
+
+namespace {
+std::int64_t ceil_div(std::int64_t work, std::int64_t per) { return (work + per - 1) / per; }
+std::size_t aligned16(std::size_t bytes) { return (bytes + 15) / 16 * 16; }
+}  // namespace
+
+int items_for(int stage, const config& cfg) {
+  if (stage <= 3) return 1;
+  if (cfg.items_per_thread > 0) return cfg.items_per_thread;
+  return stage == 6 ? 4 : 8;
+}
+
+int bits_for(int stage, const config& cfg) {
+  if (stage <= 2) return 1;
+  if (stage == 5) return onesweep_bits;
+  return cfg.bits > 0 ? cfg.bits : 4;
+}
+
+void validate(const config& cfg) {
+  const int b = cfg.block;
+  if (b < min_block || b > max_block || !std::has_single_bit(static_cast<unsigned>(b))) {
+    // The block scans step by doubling strides; 32 is one warp.
+    throw std::invalid_argument("block size " + std::to_string(b) + " is not allowed: use a power of two from 32 to 1024");
+  }
+  const int items = cfg.items_per_thread;
+  if (items != 0 && (items < 1 || items > max_items_per_thread || !std::has_single_bit(static_cast<unsigned>(items)))) {
+    throw std::invalid_argument("items per thread " + std::to_string(items) +
+                                " is not allowed: use 0 (the stage's default) or a power of two from 1 to " +
+                                std::to_string(max_items_per_thread));
+  }
+  if (cfg.bits != 0 && cfg.bits != 1 && cfg.bits != 2 && cfg.bits != 4 && cfg.bits != 8) {
+    throw std::invalid_argument("bits " + std::to_string(cfg.bits) + " is not allowed: use 1, 2, 4 or 8 (0: 4)");
+  }
+  for (const int stage : {4, 5, 6}) {
+    if (static_cast<std::int64_t>(b) * items_for(stage, cfg) > max_tile_items) {
+      throw std::invalid_argument("block x items per thread = " +
+                                  std::to_string(static_cast<std::int64_t>(b) * items_for(stage, cfg)) +
+                                  " keys: a tile in shared memory holds at most " + std::to_string(max_tile_items));
+    }
+  }
+}
+
+std::size_t workspace_bytes(std::int64_t n, std::size_t key_bytes, const config& cfg) {
+  const auto un = static_cast<std::size_t>(n);
+  // Every stage ping-pongs between the output and one more buffer of keys and values.
+  const std::size_t buffers = aligned16(un * key_bytes) + aligned16(un * 4);
+  std::size_t most = 0;
+  // Stages 1-4: the bucket counts of one pass, digit-major, and the scan's workspace.
+  for (const int stage : {1, 2, 3, 4}) {
+    const std::int64_t blocks = ceil_div(n, static_cast<std::int64_t>(cfg.block) * items_for(stage, cfg));
+    const std::int64_t counts = blocks << bits_for(stage, cfg);
+    most = std::max(most, 2 * aligned16(static_cast<std::size_t>(counts) * 8) +
+                              scan::workspace_bytes(counts, 8, count_scan_config()));
+  }
+  // Stage 5: digit histograms and bucket starts of every pass, a tile counter per pass, and
+  // one look-back status word per tile and bucket.
+  {
+    const int passes = static_cast<int>(key_bytes * 8 / onesweep_bits);
+    const std::int64_t tiles = ceil_div(n, static_cast<std::int64_t>(cfg.block) * items_for(5, cfg));
+    most = std::max(most, 2 * aligned16(static_cast<std::size_t>(passes) * 256 * 8) + aligned16(passes * 4) +
+                              aligned16(static_cast<std::size_t>(tiles) * 256 * 8));
+  }
+  return buffers + most;
+}
+
+}  // namespace sort

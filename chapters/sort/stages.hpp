@@ -1,0 +1,83 @@
+// The sort chapter's stages: one table read by the checks (suite names, progress report),
+// the executable (--stage, report rows) and `wb` (list, check, hint).
+#pragma once
+
+#include <array>
+
+#include "wb/stage.hpp"
+
+namespace sort {
+
+inline constexpr std::array<wb::stage, 7> stages = {{
+    {0, "sort/0 sequential", "std::stable_sort: the specification", "PMPP §13.1 (what every kernel must match)",
+     "sequential.cpp",
+     {"A stable sort keeps equal keys in their input order; the standard library has one. Compare keys by the "
+      "chapter's order (key_less), not by <: floats with NaNs are not ordered by <.",
+      "Keys only: std::stable_sort with key_less. Key-value: sort the positions 0..n-1 by their keys (stably), "
+      "then gather keys and values in that order.",
+      "if values empty: stable_sort(keys, key_less); else order = iota; stable_sort(order, [](a, b) { return "
+      "key_less(keys[a], keys[b]); }); k[i] = keys[order[i]], v[i] = values[order[i]]; copy back."}},
+    {1, "sort/1 one-bit", "radix sort, one bit per pass", "PMPP §13.3", "one_bit.cu",
+     {"A radix pass splits the keys by one bit, zeros before ones, each group in input order. A key's place: "
+      "where its block's keys with its bit start (the scanned counts) plus how many keys before it in its block "
+      "have the same bit.",
+      "The count and the exclusive scan of the counts (digit-major: offsets[bit * blocks + block]) are done for "
+      "you. In the scatter kernel each thread takes one key, computes its bit (on key_bits' pattern, so signed "
+      "keys and floats order right: SO2), and finds the ones before it with an exclusive block sum of the bits "
+      "(SO3: inclusive counts the key itself).",
+      "i = blockIdx.x * blockDim.x + t; bit = valid ? digit_of(to_bits(key), shift, 1) : 0; ones_before = "
+      "block_exclusive_sum(bit, scratch, total) (every thread calls it); return if !valid; zeros_before = t - "
+      "ones_before; dst = bit ? offsets[blocks + b] + ones_before : offsets[b] + zeros_before; write key (and "
+      "value when dst_values != nullptr)."}},
+    {2, "sort/2 coalesced", "memory-coalesced radix sort: sort each tile locally first", "PMPP §13.4",
+     "local_sort.cuh",
+     {"Scattered writes are slow: neighbouring threads write to distant buckets. Sort each block's tile by the "
+      "digit in shared memory first; then each bucket's keys are adjacent and go to adjacent addresses.",
+      "block_split_by_bit: a stable split of the tile in shared memory (each thread owns `items` consecutive "
+      "keys; an exclusive block sum of each thread's ones gives its place among the ones, the zeros before it "
+      "follow). local_sort_scatter_kernel: load the tile as key_bits patterns, split once per bit of the digit, "
+      "find where each digit's run starts, write key i of digit d to offsets[d * blocks + b] + (i - start[d]).",
+      "split: ones = count of set bits among my keys; ones_before = block_exclusive_sum(ones); zeros_total = m - "
+      "total; zeros_before = min(first, m) - ones_before; for my keys: pos = bit ? zeros_total + ones_before++ : "
+      "zeros_before++; out[pos] = in[i]; __syncthreads(). kernel: load, for b < BITS split(shift + b) and swap "
+      "buffers; start[d] where digit(keys[i-1]) != digit(keys[i]); __syncthreads(); scatter."}},
+    {3, "sort/3 larger-radix", "a larger radix: 2, 4 or 8 bits per pass", "PMPP §13.5", "larger_radix.cu",
+     {"r bits per pass: 32/r passes instead of 32, but 2^r buckets per block (more counts to scan, shorter runs "
+      "per bucket). The trade-off is measured with --bits.",
+      "The stage-2 kernel sorts a tile by a BITS-bit digit (BITS splits) and scatters 2^BITS runs; the passes "
+      "(local_sort_passes) count 2^BITS buckets per block. Dispatch the configured width (bits_for(3, cfg)) to "
+      "the matching template instance, one key per thread.",
+      "validate(cfg); switch (bits_for(3, cfg)) { case 1: return local_sort_passes<K, 1>(keys_in, keys_out, "
+      "values_in, values_out, n, ws, cfg.block, 1, \"sort_larger_radix\"); case 2, 4, 8: the same } throw."}},
+    {4, "sort/4 coarsened", "thread coarsening: several keys per thread", "PMPP §13.6", "coarsened.cu",
+     {"One key per thread makes small tiles: many blocks, many counts to scan, short runs. Give each thread C "
+      "keys: tiles C times larger.",
+      "The same passes as stage 3 with items_for(4, cfg) keys per thread (default 8) and the configured digit "
+      "width (default 4): the split loops over a thread's own keys sequentially.",
+      "validate(cfg); items = items_for(4, cfg); switch (bits_for(4, cfg)) { case B: return local_sort_passes<K, "
+      "B>(..., cfg.block, items, \"sort_coarsened\"); } throw."}},
+    {5, "sort/5 onesweep", "onesweep: one histogram, one kernel per digit, decoupled look-back",
+     "past the book: Adinets & Merrill 2022 (CUB's radix sort)", "onesweep.cu",
+     {"Count every digit of every key in one read, so every pass knows its bucket starts; then each pass is one "
+      "kernel whose tiles find their place in each bucket by a decoupled look-back over their predecessors' "
+      "counts (the scan chapter's stage 6).",
+      "histogram kernel: per block, shared counts for every pass's 256 digits, added to the global histogram; a "
+      "tiny kernel scans each pass's 256 counts. Pass kernel: tile index from an atomic counter; count the "
+      "tile's digits; publish them (partial; tile 0: inclusive); sort the tile locally (stage 2's split, 8 "
+      "times); per bucket look back until an inclusive count, publish inclusive; scatter to start[d] + before[d] "
+      "+ (i - run start).",
+      "status word = state << 62 | count (one 64-bit volatile access); look-back: for j = tile-1 down: spin while "
+      "word == 0; before += count; break if inclusive. dst = starts[d] + before[d] + (i - bucket_start[d])."}},
+    {6, "sort/6 merge", "merge sort: sort tiles, then merge pass after pass", "PMPP §13.7", "merge_sort.cu",
+     {"Sort small tiles in shared memory, then merge pairs of sorted runs, doubling the run length each pass: "
+      "log2(n / tile) passes over global memory.",
+      "A key's place in the merged pair of runs is its position in its own run plus its rank in the sibling run "
+      "(one binary search: the co-rank of PMPP §12.3, per key). Stable: a left key counts right keys strictly "
+      "less, a right key counts left keys less or equal. The block kernel does this in shared memory for run "
+      "widths 1, 2, ..., the pass kernel in global memory.",
+      "run = i / width; sibling = (run ^ 1) * width; pair_start = (run & ~1) * width; if sibling >= m: to = i; "
+      "else to = pair_start + (i - run * width) + (left ? lower_bound : upper_bound)(sibling run, key); compare "
+      "key_bits patterns; ping-pong buffers."}},
+}};
+
+}  // namespace sort

@@ -1,0 +1,138 @@
+// Checks of every stage against std::stable_sort (test_support.hpp): seeded random keys of
+// every type, n = 0, 1 and sizes one off every tile and block boundary, every pattern a sort
+// meets (all equal, sorted, reversed, few distinct values), the types' extremes (INT_MIN,
+// INT_MAX, -0.0/+0.0, denormals, infinities, NaNs), keys only and key-value (stability).
+#include <climits>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+#include "test_support.hpp"
+
+using namespace sort;
+using namespace sort::testing;
+
+namespace {
+
+const bool registered = wb::testing::register_stages(std::span<const wb::stage>(sort::stages));
+
+// The keys one block covers at once in each stage with cfg.
+std::int64_t tile_of(int stage, const config& cfg) {
+  return stage == 0 ? 64 : static_cast<std::int64_t>(cfg.block) * items_for(stage, cfg);
+}
+
+template <class K>
+void check_sizes(int stage, std::uint64_t salt) {
+  const config cfg{32, stage >= 4 ? 2 : 0, 0};  // small tiles: many blocks for a small n
+  const std::int64_t u = tile_of(stage, cfg);
+  for (const std::int64_t n : {std::int64_t{0}, std::int64_t{1}, std::int64_t{2}, u - 1, u, u + 1, 2 * u - 1,
+                               2 * u + 1, 9 * u + 3}) {
+    check_stage<K>(stage, seeded_keys<K>(static_cast<std::size_t>(n), wb::testing::seed(salt + n)), cfg, "seeded");
+  }
+}
+
+template <class K>
+void check_patterns(int stage, std::uint64_t salt) {
+  const config cfg{64, 0, 0};
+  const std::size_t n = 1000;
+  auto keys = seeded_keys<K>(n, wb::testing::seed(salt));
+  check_stage<K>(stage, wb::gen::all_equal<K>(n, K(5)), cfg, "all equal");
+  check_stage<K>(stage, wb::gen::few_distinct<K>(n, wb::testing::seed(salt + 1), 3), cfg, "three distinct values");
+  auto sorted_keys = reference(keys, {}).keys;
+  check_stage<K>(stage, sorted_keys, cfg, "sorted");
+  std::reverse(sorted_keys.begin(), sorted_keys.end());
+  check_stage<K>(stage, sorted_keys, cfg, "reversed");
+}
+
+// The types' extremes: what a sign bit that is not flipped (SO2) or a float that is not
+// transformed sorts wrong.
+void check_extremes(int stage) {
+  const config cfg{32, 0, 0};
+  check_stage<std::int32_t>(stage, wb::gen::extremes<std::int32_t>(300, wb::testing::seed(71)), cfg, "int32 extremes");
+  check_stage<std::int64_t>(stage, wb::gen::extremes<std::int64_t>(300, wb::testing::seed(72)), cfg, "int64 extremes");
+  check_stage<std::uint32_t>(stage, wb::gen::extremes<std::uint32_t>(300, wb::testing::seed(73)), cfg,
+                             "uint32 extremes");
+  using L = std::numeric_limits<float>;
+  std::vector<float> f = {0.0f, -0.0f, L::denorm_min(), -L::denorm_min(), L::min(), -L::min(), L::max(),
+                          L::lowest(), L::infinity(), -L::infinity(), 1.0f, -1.0f, L::quiet_NaN(),
+                          -L::quiet_NaN(), 0.0f, -0.0f};
+  std::vector<float> many;
+  for (int r = 0; r < 20; ++r) many.insert(many.end(), f.begin() + (r % 5), f.end());
+  check_stage<float>(stage, many, cfg, "float extremes, NaNs, signed zeros, denormals");
+}
+
+void check_all(int stage) {
+  check_sizes<std::uint32_t>(stage, 100);
+  check_sizes<std::int32_t>(stage, 200);
+  check_sizes<float>(stage, 300);
+  check_sizes<std::int64_t>(stage, 400);
+  check_patterns<std::int32_t>(stage, 500);
+  check_patterns<float>(stage, 600);
+  check_extremes(stage);
+}
+
+}  // namespace
+
+TEST_SUITE("sort/0 sequential") {
+  TEST_CASE("std::stable_sort: sizes, patterns, extremes, key-value") { check_all(0); }
+  TEST_CASE("the order of floats: -NaN, -inf, ..., -0.0, +0.0, ..., +inf, +NaN") {
+    using L = std::numeric_limits<float>;
+    std::vector<float> keys = {L::quiet_NaN(), 0.0f, -0.0f, -L::infinity(), 1.0f, -L::quiet_NaN()};
+    const auto r = run_stage<float>(0, keys, {}, config{});
+    REQUIRE(r.keys.size() == 6);
+    CHECK(std::isnan(r.keys[0]));
+    CHECK(std::signbit(r.keys[0]));
+    CHECK(r.keys[1] == -L::infinity());
+    CHECK((r.keys[2] == 0.0f && std::signbit(r.keys[2])));
+    CHECK((r.keys[3] == 0.0f && !std::signbit(r.keys[3])));
+    CHECK(r.keys[4] == 1.0f);
+    CHECK((std::isnan(r.keys[5]) && !std::signbit(r.keys[5])));
+  }
+}
+TEST_SUITE("sort/1 one-bit") {
+  TEST_CASE("one bit per pass: sizes, patterns, extremes, key-value") { check_all(1); }
+}
+TEST_SUITE("sort/2 coalesced") {
+  TEST_CASE("coalesced: sizes, patterns, extremes, key-value") { check_all(2); }
+}
+TEST_SUITE("sort/3 larger-radix") {
+  TEST_CASE("larger radix: sizes, patterns, extremes, key-value") { check_all(3); }
+  TEST_CASE("larger radix: every digit width") {
+    for (const int bits : {1, 2, 4, 8}) {
+      check_stage<std::int32_t>(3, seeded_keys<std::int32_t>(700, wb::testing::seed(800 + bits)), config{32, 0, bits},
+                                "int32, --bits");
+      check_stage<std::int64_t>(3, seeded_keys<std::int64_t>(300, wb::testing::seed(810 + bits)), config{64, 0, bits},
+                                "int64, --bits");
+    }
+  }
+}
+TEST_SUITE("sort/4 coarsened") {
+  TEST_CASE("coarsened: sizes, patterns, extremes, key-value") { check_all(4); }
+  TEST_CASE("coarsened: every keys-per-thread and digit width") {
+    for (const int items : {1, 4, 16}) {
+      for (const int bits : {2, 8}) {
+        check_stage<float>(4, seeded_keys<float>(2000, wb::testing::seed(900 + items + bits)), config{32, items, bits},
+                           "float");
+      }
+    }
+  }
+}
+TEST_SUITE("sort/5 onesweep") {
+  TEST_CASE("onesweep: sizes, patterns, extremes, key-value") { check_all(5); }
+  TEST_CASE("onesweep: a look-back past many tiles, block sizes") {
+    for (const int block : {32, 128}) {
+      check_stage<std::uint32_t>(5, seeded_keys<std::uint32_t>(40 * 32 * 2 + 5, wb::testing::seed(950 + block)),
+                                 config{block, 2, 0}, "uint32");
+    }
+  }
+}
+TEST_SUITE("sort/6 merge") {
+  TEST_CASE("merge sort: sizes, patterns, extremes, key-value") { check_all(6); }
+  TEST_CASE("merge sort: a run count that is not a power of two, block sizes") {
+    for (const int block : {32, 256}) {
+      check_stage<std::int64_t>(6, seeded_keys<std::int64_t>(block * 4 * 5 + 17, wb::testing::seed(970 + block)),
+                                config{block, 4, 0}, "int64");
+    }
+  }
+}
