@@ -87,8 +87,8 @@ tar -czf "$out/logs.tar.gz" -C "$work" logs $( [ -d "$work/bench" ] && echo benc
 stamp summary
 {
   echo
-  for title in "268435456 uint32 keys \\(" "67108864 uint32 keys with" "268435456 int32" "268435456 float" "134217728 int64"; do
-    grep -A16 "^sort: $title" "$work/logs/bench.log" | grep -E "^(sort:|copy|[0-9] |cub)"
+  for title in "268435456 uint32 keys (" "67108864 uint32 keys with" "268435456 int32" "268435456 float" "134217728 int64"; do
+    grep -F -A16 "sort: $title" "$work/logs/bench.log" | grep -E "^(sort:|copy|[0-9] |cub)"
     echo
   done
   grep -E "^6 merge against" "$work/logs/bench.log"
