@@ -26,6 +26,7 @@
 #include <type_traits>
 
 #include "wb/device_buffer.hpp"
+#include "wb/workspace.hpp"
 #include "wb/runtime.hpp"
 
 namespace scan {
@@ -76,51 +77,17 @@ void validate(const config& cfg, std::size_t item_bytes);
 
 // Bytes the stages may use besides input and output: block sums (stage 4), flags and
 // carries (stage 5), tile status words (stage 6), tile counters. Carved by `carver`.
-struct workspace {
-  unsigned char* bytes = nullptr;
-  std::size_t size = 0;
-};
+using wb::carver;
+using wb::workspace;
 
 // The most any stage needs for n items of item_bytes each with cfg.
 std::size_t workspace_bytes(std::int64_t n, std::size_t item_bytes, const config& cfg);
 
-// Hands out 16-byte aligned pieces of a workspace, in order; throws std::invalid_argument
-// naming the stage when the workspace is too small.
-class carver {
- public:
-  carver(const workspace& ws, const char* stage) : ws_(ws), stage_(stage) {}
-  template <class U>
-  U* take(std::int64_t count) {
-    const std::size_t bytes = (static_cast<std::size_t>(count) * sizeof(U) + 15) / 16 * 16;
-    if (offset_ + bytes > ws_.size) {
-      throw std::invalid_argument(std::string(stage_) + ": the workspace holds " + std::to_string(ws_.size) +
-                                  " bytes, the stage needs more (allocate it with workspace_buffer for this n "
-                                  "and config)");
-    }
-    U* p = reinterpret_cast<U*>(ws_.bytes + offset_);
-    offset_ += bytes;
-    return p;
-  }
-  std::size_t used() const { return offset_; }
-
- private:
-  workspace ws_;
-  const char* stage_;
-  std::size_t offset_ = 0;
-};
-
 // Owns a workspace large enough for every stage on n items of T with cfg.
 template <class T>
-class workspace_buffer {
+class workspace_buffer : public wb::workspace_buffer {
  public:
-  workspace_buffer(std::int64_t n, const config& cfg)
-      : bytes_(std::max<std::size_t>(workspace_bytes(n, sizeof(T), cfg), 16)) {
-    bytes_.fill_bytes(0xA5);  // poison: a flag or sum nobody wrote is visible
-  }
-  workspace view() { return {bytes_.data(), bytes_.size()}; }
-
- private:
-  wb::device_buffer<unsigned char> bytes_;
+  workspace_buffer(std::int64_t n, const config& cfg) : wb::workspace_buffer(workspace_bytes(n, sizeof(T), cfg)) {}
 };
 
 // ---------------------------------------------------------------------------------------

@@ -36,7 +36,7 @@ void radix_passes(const K* keys_in, K* keys_out, const std::uint32_t* values_in,
   std::uint32_t* other_values = pieces.take<std::uint32_t>(n);
   auto* counts = pieces.take<std::int64_t>(buckets);
   auto* offsets = pieces.take<std::int64_t>(buckets);
-  const scan::workspace scan_ws{pieces.rest().bytes, pieces.rest().size};
+  const workspace scan_ws = pieces.rest();  // the scan chapter carves the same kind of workspace
   const bool with_values = values_in != nullptr;
   const K* src_keys = keys_in;
   const std::uint32_t* src_values = values_in;

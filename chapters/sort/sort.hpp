@@ -22,6 +22,7 @@
 
 #include "key_bits.hpp"
 #include "wb/device_buffer.hpp"
+#include "wb/workspace.hpp"
 #include "wb/runtime.hpp"
 
 namespace sort {
@@ -55,51 +56,17 @@ void validate(const config& cfg);
 // Scratch memory
 // ---------------------------------------------------------------------------------------
 
-struct workspace {
-  unsigned char* bytes = nullptr;
-  std::size_t size = 0;
-};
+using wb::carver;
+using wb::workspace;
 
 // The most any stage needs for n keys of key_bytes each with cfg.
 std::size_t workspace_bytes(std::int64_t n, std::size_t key_bytes, const config& cfg);
 
-// Hands out 16-byte aligned pieces of a workspace, in order; throws std::invalid_argument
-// naming the stage when the workspace is too small.
-class carver {
- public:
-  carver(const workspace& ws, const char* stage) : ws_(ws), stage_(stage) {}
-  template <class U>
-  U* take(std::int64_t count) {
-    const std::size_t bytes = (static_cast<std::size_t>(count) * sizeof(U) + 15) / 16 * 16;
-    if (offset_ + bytes > ws_.size) {
-      throw std::invalid_argument(std::string(stage_) + ": the workspace holds " + std::to_string(ws_.size) +
-                                  " bytes, the stage needs more (allocate it with workspace_buffer for this n "
-                                  "and config)");
-    }
-    U* p = reinterpret_cast<U*>(ws_.bytes + offset_);
-    offset_ += bytes;
-    return p;
-  }
-  workspace rest() const { return {ws_.bytes + offset_, ws_.size - offset_}; }
-
- private:
-  workspace ws_;
-  const char* stage_;
-  std::size_t offset_ = 0;
-};
-
 // Owns a workspace large enough for every stage on n keys of K with cfg.
 template <class K>
-class workspace_buffer {
+class workspace_buffer : public wb::workspace_buffer {
  public:
-  workspace_buffer(std::int64_t n, const config& cfg)
-      : bytes_(std::max<std::size_t>(workspace_bytes(n, sizeof(K), cfg), 16)) {
-    bytes_.fill_bytes(0xA5);  // poison: a count or status nobody wrote is visible
-  }
-  workspace view() { return {bytes_.data(), bytes_.size()}; }
-
- private:
-  wb::device_buffer<unsigned char> bytes_;
+  workspace_buffer(std::int64_t n, const config& cfg) : wb::workspace_buffer(workspace_bytes(n, sizeof(K), cfg)) {}
 };
 
 }  // namespace sort
