@@ -266,9 +266,8 @@ void print_goals(std::map<std::string, double>& times, bool int8, std::int64_t n
   if (!any) std::printf("  none measured by this run (the goals need the cuda backend and stages 6, 7 or 8)\n");
 }
 
-std::string stage_label(int stage) {
-  const std::string id = counting::stages[static_cast<std::size_t>(stage)].suite;
-  return id.substr(id.find('/') + 1);  // "6 privatized"
+std::string stage_label(int stage) {  // "6 privatized"
+  return wb::stage_label(counting::stages[static_cast<std::size_t>(stage)]);
 }
 
 template <class T>

@@ -107,8 +107,7 @@ device_fn<T> device_stage_of(const std::string& track, int number) {
   throw std::logic_error("no device stage " + std::to_string(number));
 }
 
-// "1 two-pass": the stage's suite without the chapter prefix.
-std::string stage_label(const wb::stage& s) { return std::string(s.suite).substr(sizeof("reduction/") - 1); }
+using wb::stage_label;  // "1 two-pass"
 
 // ---------------------------------------------------------------------------------------
 // Input

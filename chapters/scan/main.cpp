@@ -92,11 +92,7 @@ device_fn<T> device_stage_of(const std::string& track, int number) {
   throw std::logic_error("no device stage " + std::to_string(number));
 }
 
-// "scan/1 kogge-stone" -> "1 kogge-stone"
-std::string stage_label(const wb::stage& s) {
-  const std::string suite = s.suite;
-  return suite.substr(suite.find('/') + 1);
-}
+using wb::stage_label;
 
 // ---------------------------------------------------------------------------------------
 // Input

@@ -78,11 +78,7 @@ device_fn<K> device_stage_of(const std::string& track, int number) {
   throw std::logic_error("no device stage " + std::to_string(number));
 }
 
-// "sort/1 one-bit" -> "1 one-bit"
-std::string stage_label(const wb::stage& s) {
-  const std::string suite = s.suite;
-  return suite.substr(suite.find('/') + 1);
-}
+using wb::stage_label;
 
 template <class K>
 std::vector<K> generate(const std::string& dist, std::size_t n, std::uint64_t seed) {

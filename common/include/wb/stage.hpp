@@ -5,6 +5,7 @@
 #pragma once
 
 #include <array>
+#include <string>
 
 namespace wb {
 
@@ -17,5 +18,11 @@ struct stage {
   std::array<const char*, 3> hints;  // wb hint --level 1: which idea of the book section;
                                      // 2: the approach; 3: the near-code recipe
 };
+
+// The stage as a report row names it: its suite without the chapter, "2 basic".
+inline std::string stage_label(const stage& s) {
+  const std::string suite = s.suite;
+  return suite.substr(suite.find('/') + 1);
+}
 
 }  // namespace wb
