@@ -12,49 +12,10 @@
 # Took 3.5 minutes on an H100 (build 0.5, tests 0.3, benchmarks 1, sanitizers 1.5).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
-root=$(pwd)
-out=${OUT:-$root/gpu-out}
-deps=""
-[ -d "$root/.carry/include" ] && deps="$root/.carry"
-quick=0
-while [ $# -gt 0 ]; do
-  case "$1" in
-    --deps) deps=$(cd "$2" && pwd); shift 2 ;;
-    --quick) quick=1; shift ;;
-    *) echo "gpu_check: unknown argument '$1'" >&2; exit 2 ;;
-  esac
-done
-work="$root/gpu-work"
-rm -rf "$work"
-mkdir -p "$out" "$work/logs"
-build="$root/build-gpu"
-summary="$out/summary.txt"
-: >"$summary"
-note() { echo "$*" | tee -a "$summary"; }
-stamp() { echo "== [$(date +%H:%M:%S)] $*"; }
-
-note "GPU: $(nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv,noheader 2>/dev/null)"
-note "nvcc: $(nvcc --version | tail -1); cmake: $(cmake --version | head -1)"
-note "commit: $(git rev-parse --short HEAD 2>/dev/null)$(git diff --quiet 2>/dev/null || echo ' (uncommitted changes)')"
-
-stamp build
-args=(-S "$root" -B "$build" -G Ninja -DWB_BACKEND=cuda -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90
-      -DWB_CHAPTER_LIST=reduction)
-[ -n "$deps" ] && args+=(-DWB_DEPS_DIR="$deps")
-if ! { cmake "${args[@]}" && cmake --build "$build" -j "$(nproc)" --target reduction reduction_tests; } \
-    >"$work/logs/build.log" 2>&1; then
-  tail -30 "$work/logs/build.log"
-  note "build: FAILED"
-  tar -czf "$out/logs.tar.gz" -C "$work" logs
-  exit 1
-fi
-note "build: ok"
-dir="$build/chapters/reduction"
-
-stamp tests
-"$dir/reduction_tests" >"$work/logs/tests.log" 2>&1
-note "tests: $(tail -1 "$work/logs/tests.log")"
-grep -E "ERROR|skipped" "$work/logs/tests.log" | head -20
+source common/scripts/gpu_check_lib.sh
+gpu_check_start reduction "$@"
+gpu_check_build "reduction" reduction reduction_tests
+gpu_check_tests
 
 stamp benchmarks
 if [ $quick -eq 0 ]; then
@@ -65,7 +26,6 @@ if [ $quick -eq 0 ]; then
     "$dir/reduction" --stage 5 --blocks $blocks --reps 50 2>&1 | grep -E "^5 at" | sed "s/^/blocks $blocks: /"
   done >"$work/logs/stage5_blocks.log"
   cp "$work/bench/reduction.svg" "$work/bench/int32_2p28.csv" "$work/bench/sweep/block_sweep.csv" "$out/" 2>/dev/null
-  tar -czf "$out/logs.tar.gz" -C "$work" logs bench
 else
   "$dir/reduction" >"$work/logs/bench.log" 2>&1
   note "benchmark: rc $?"
@@ -78,22 +38,11 @@ if [ $quick -eq 0 ]; then
   note "racecheck, as-printed tail: $(grep -E 'RACECHECK SUMMARY|ERROR SUMMARY' "$work/logs/racecheck_as_printed.log" | tail -1)"
   grep -m 6 -E "Error|Race|hazard|Write|Read" "$work/logs/racecheck_as_printed.log"
 
-  # The fixed stages under every tool (the lead's full run repeats this; [large] left out).
-  for spec in racecheck:70 memcheck:70 synccheck:45 initcheck:45; do
-    tool=${spec%%:*}
-    limit=${spec##*:}
-    stamp "$tool: every test but [large]"
-    extra=()
-    [ "$tool" = racecheck ] && extra=(--racecheck-report hazard)
-    timeout "$limit" compute-sanitizer --tool "$tool" "${extra[@]}" --error-exitcode 99 \
-      "$dir/reduction_tests" --test-case-exclude='*[large]*' >"$work/logs/${tool}_fixed.log" 2>&1
-    rc=$?
-    note "$tool, every test but [large] (rc $rc$([ $rc -eq 124 ] && echo ', timed out')): $(grep -E 'RACECHECK SUMMARY|ERROR SUMMARY' "$work/logs/${tool}_fixed.log" | tail -1) $(tail -1 "$work/logs/${tool}_fixed.log" | grep -E 'passed')"
-  done
+  # Every test but [large] under every tool.
+  gpu_check_sanitize '*[large]*' racecheck:70 memcheck:70 synccheck:45 initcheck:45
 fi
 
-
-tar -czf "$out/logs.tar.gz" -C "$work" logs $( [ -d "$work/bench" ] && echo bench )
+gpu_check_pack
 stamp summary
 cat "$summary"
 echo

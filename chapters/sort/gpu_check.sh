@@ -12,51 +12,10 @@
 #   --quick     tests and the default benchmark only (no sanitizers, no sweep)
 set -uo pipefail
 cd "$(dirname "$0")/../.."
-root=$(pwd)
-out=${OUT:-$root/gpu-out}
-deps=""
-[ -d "$root/.carry/include" ] && deps="$root/.carry"
-quick=0
-while [ $# -gt 0 ]; do
-  case "$1" in
-    --deps) deps=$(cd "$2" && pwd); shift 2 ;;
-    --quick) quick=1; shift ;;
-    *) echo "gpu_check: unknown argument '$1'" >&2; exit 2 ;;
-  esac
-done
-work="$root/gpu-work"
-rm -rf "$work"
-mkdir -p "$out" "$work/logs"
-build="$root/build-gpu"
-summary="$out/summary.txt"
-: >"$summary"
-note() { echo "$*" | tee -a "$summary"; }
-stamp() { echo "== [$(date +%H:%M:%S)] $*"; }
-
-note "GPU: $(nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv,noheader 2>/dev/null)"
-note "nvcc: $(nvcc --version | tail -1); cmake: $(cmake --version | head -1)"
-note "commit: $(git rev-parse --short HEAD 2>/dev/null)$(git diff --quiet 2>/dev/null || echo ' (uncommitted changes)')"
-
-stamp build
-args=(-S "$root" -B "$build" -G Ninja -DWB_BACKEND=cuda -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90
-      "-DWB_CHAPTER_LIST=scan;sort")
-[ -n "$deps" ] && args+=(-DWB_DEPS_DIR="$deps")
-if ! { cmake "${args[@]}" && cmake --build "$build" -j "$(nproc)" --target sort sort_tests; } \
-    >"$work/logs/build.log" 2>&1; then
-  tail -30 "$work/logs/build.log"
-  note "build: FAILED"
-  tar -czf "$out/logs.tar.gz" -C "$work" logs
-  exit 1
-fi
-note "build: ok"
-dir="$build/chapters/sort"
-
-stamp tests
-"$dir/sort_tests" >"$work/logs/tests.log" 2>&1
-note "tests: $(tail -1 "$work/logs/tests.log")"
-grep -E "ERROR|skipped" "$work/logs/tests.log" | head -20
-(cd "$build" && ctest -L sort -LE "selfcheck|exercises" -E "sort_tests" >"$work/logs/cli_tests.log" 2>&1)
-note "command-line tests: $(grep -E 'tests passed' "$work/logs/cli_tests.log")"
+source common/scripts/gpu_check_lib.sh
+gpu_check_start sort "$@"
+gpu_check_build "scan;sort" sort sort_tests
+gpu_check_tests
 
 stamp benchmarks
 if [ $quick -eq 0 ]; then
@@ -70,20 +29,10 @@ fi
 
 if [ $quick -eq 0 ]; then
   # The fixed stages under every tool ([large] and the defect tests left out).
-  for spec in memcheck:300 racecheck:400 synccheck:300 initcheck:300; do
-    tool=${spec%%:*}
-    limit=${spec##*:}
-    stamp "$tool: the fixed stages"
-    extra=()
-    [ "$tool" = racecheck ] && extra=(--racecheck-report hazard)
-    timeout "$limit" compute-sanitizer --tool "$tool" "${extra[@]}" --error-exitcode 99 \
-      "$dir/sort_tests" --test-case-exclude='*[large]*,SO1*,SO2*,SO3*' >"$work/logs/${tool}_fixed.log" 2>&1
-    rc=$?
-    note "$tool, fixed stages (rc $rc$([ $rc -eq 124 ] && echo ', timed out')): $(grep -E 'RACECHECK SUMMARY|ERROR SUMMARY' "$work/logs/${tool}_fixed.log" | tail -1) $(tail -1 "$work/logs/${tool}_fixed.log" | grep -E 'passed')"
-  done
+  gpu_check_sanitize '*[large]*,SO1*,SO2*,SO3*' memcheck:300 racecheck:400 synccheck:300 initcheck:300
 fi
 
-tar -czf "$out/logs.tar.gz" -C "$work" logs $( [ -d "$work/bench" ] && echo bench )
+gpu_check_pack
 stamp summary
 {
   echo
