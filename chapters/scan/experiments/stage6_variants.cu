@@ -41,13 +41,14 @@ constexpr int vec_items = 16 / sizeof(T);
 // The look-back of tile_lookback.cuh with a __nanosleep between polls of a window that is
 // not ready yet (backoff_ns 0: spin, as the stage does).
 template <class T>
-__device__ T lookback(const tile_status<T>& status, std::int64_t tile, T aggregate, int backoff_ns) {
+__device__ T lookback(const tile_status<T>& status, std::int64_t tile, T aggregate, int backoff_ns,
+                      bool partial_published = false) {
   const int lane = threadIdx.x & 31;
   if (tile == 0) {
     if (lane == 0) status.publish(0, tile_inclusive, aggregate);
     return T{};
   }
-  if (lane == 0) status.publish(tile, tile_partial, aggregate);
+  if (lane == 0 && !partial_published) status.publish(tile, tile_partial, aggregate);
   T exclusive{};
   for (std::int64_t window_end = tile;; window_end -= 32) {
     const std::int64_t predecessor = window_end - 32 + lane;
@@ -347,6 +348,164 @@ __global__ void bulk_kernel(const T* in, T* out, std::int64_t n, unsigned* count
   }
 }
 
+// bulk-lead: as bulk, but a tile's aggregate is published one iteration early: in the
+// iteration that scans tile k the block also sums tile k+1 (already in its stage) and
+// publishes it (partial) before it looks back for tile k. A tile's partial then never waits
+// for its own block's look-back of the tile before it.
+template <class T, int V>
+__device__ __forceinline__ T thread_sum_of_tile(const unsigned char* stage, const T* in, std::int64_t tile,
+                                                std::int64_t tile_items, bool full, std::int64_t n) {
+  constexpr int VEC = vec_items<T>;
+  const int warp = threadIdx.x / 32;
+  const int lane = threadIdx.x & 31;
+  T sum{};
+  if (full) {
+    const uint4* p = reinterpret_cast<const uint4*>(stage) + warp * (V * 32);
+#pragma unroll
+    for (int j = 0; j < V; ++j) {
+      vector16<T> v;
+      v.raw = p[j * 32 + lane];
+#pragma unroll
+      for (int q = 0; q < VEC; ++q) sum = plus(sum, v.item[q]);
+    }
+  } else {
+    const std::int64_t warp_base = tile * tile_items + static_cast<std::int64_t>(warp) * (V * 32 * VEC);
+#pragma unroll
+    for (int j = 0; j < V; ++j) {
+#pragma unroll
+      for (int q = 0; q < VEC; ++q) {
+        const std::int64_t i = warp_base + (j * 32 + lane) * VEC + q;
+        if (i < n) sum = plus(sum, in[i]);
+      }
+    }
+  }
+  return sum;
+}
+
+template <class T, int V>
+__global__ void bulk_lead_kernel(const T* in, T* out, std::int64_t n, unsigned* counter, tile_status<T> status,
+                                 knobs kn) {
+  constexpr int VEC = vec_items<T>;
+  __shared__ unsigned long long full_bar[max_stages];
+  __shared__ unsigned tile_of_stage[max_stages];
+  __shared__ T warp_totals[32];       // this tile's warp totals
+  __shared__ T next_warp_sums[32];    // the next tile's warp sums
+  __shared__ T first_warp_sums[32];   // the first tile's (prologue)
+  __shared__ T prefix_shared;
+  unsigned char* ring = wb::dynamic_shared<unsigned char>();
+  const int stages = kn.stages;  // at least 2: the tile being scanned and the next one
+  const int warp = threadIdx.x / 32;
+  const int lane = threadIdx.x & 31;
+  const int warps = blockDim.x / 32;
+  const std::int64_t tile_items = static_cast<std::int64_t>(blockDim.x) * V * VEC;
+  const unsigned tile_bytes = static_cast<unsigned>(tile_items * sizeof(T));
+  const bool producer = threadIdx.x == 32;
+  auto stage_ptr = [&](int s) { return ring + static_cast<std::size_t>(s) * tile_bytes; };
+  auto is_full = [&](std::int64_t t) { return (t + 1) * tile_items <= n; };
+  auto issue = [&](int s, std::int64_t t) {
+    if (t < kn.tiles && is_full(t)) {
+      mbar_expect_bytes(&full_bar[s], tile_bytes);
+      bulk_load(stage_ptr(s), in + t * tile_items, tile_bytes, &full_bar[s], kn.evict_first);
+    }
+  };
+  // The k-th use of stage s (k counted per stage) completes phase k of its barrier.
+  auto wait_stage = [&](int s, int use) {
+    while (!mbar_try_wait(&full_bar[s], static_cast<unsigned>(use & 1))) {
+    }
+  };
+  if (threadIdx.x == 0) {
+    for (int s = 0; s < stages; ++s) mbar_init(&full_bar[s], 1);
+    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+  }
+  __syncthreads();
+  if (producer) {
+    for (int s = 0; s < stages; ++s) {
+      const unsigned t = atomicAdd(counter, 1u);
+      tile_of_stage[s] = t;
+      issue(s, t);
+    }
+  }
+  __syncthreads();
+  // Prologue: the first tile's aggregate, published.
+  {
+    const std::int64_t t0 = tile_of_stage[0];
+    if (t0 >= kn.tiles) return;
+    if (is_full(t0)) wait_stage(0, 0);
+    const T sum = warp_sum(thread_sum_of_tile<T, V>(stage_ptr(0), in, t0, tile_items, is_full(t0), n));
+    if (lane == 0) first_warp_sums[warp] = sum;
+    __syncthreads();
+    if (warp == 0) {
+      const T total = warp_sum(lane < warps ? first_warp_sums[lane] : T{});
+      if (lane == 0 && t0 != 0 && !kn.no_lookback) status.publish(t0, tile_partial, total);
+    }
+  }
+  for (int k = 0;; ++k) {
+    const int s = k % stages;
+    const std::int64_t tile = tile_of_stage[s];
+    if (tile >= kn.tiles) break;
+    const int s1 = (k + 1) % stages;
+    const std::int64_t next_tile = tile_of_stage[s1];
+    // (a) the next tile's sum (its data has had a whole iteration to arrive).
+    T next_sum{};
+    if (next_tile < kn.tiles) {
+      const bool next_full = is_full(next_tile);
+      if (next_full) wait_stage(s1, (k + 1) / stages);
+      next_sum = thread_sum_of_tile<T, V>(stage_ptr(s1), in, next_tile, tile_items, next_full, n);
+    }
+    next_sum = warp_sum(next_sum);
+    // (b) this tile (waited for in the previous iteration or the prologue): registers, warp scans.
+    const bool full = is_full(tile);
+    const std::int64_t warp_base = tile * tile_items + static_cast<std::int64_t>(warp) * (V * 32 * VEC);
+    tile_regs<T, V> r;
+    if (full) {
+      const uint4* p = reinterpret_cast<const uint4*>(stage_ptr(s)) + warp * (V * 32);
+#pragma unroll
+      for (int j = 0; j < V; ++j) {
+        vector16<T> v;
+        v.raw = p[j * 32 + lane];
+#pragma unroll
+        for (int q = 0; q < VEC; ++q) r.x[j][q] = v.item[q];
+      }
+    } else {
+      load_global(r, in, warp_base, false, n, false);
+    }
+    tile_scan_parts<T, V> parts;
+    T warp_total{};
+#pragma unroll
+    for (int j = 0; j < V; ++j) {
+      T sum = r.x[j][0];
+#pragma unroll
+      for (int q = 1; q < VEC; ++q) sum = plus(sum, r.x[j][q]);
+      const T inclusive = warp_inclusive_scan(sum);
+      parts.lane_prefix[j] = warp_exclusive_from_inclusive(inclusive);
+      parts.run_prefix[j] = warp_total;
+      warp_total = plus(warp_total, __shfl_sync(full_warp, inclusive, 31));
+    }
+    if (lane == 0) {
+      warp_totals[warp] = warp_total;
+      next_warp_sums[warp] = next_sum;
+    }
+    __syncthreads();  // (A) stage s is read: it can be refilled; the sums are visible
+    if (producer) {
+      const unsigned t = atomicAdd(counter, 1u);
+      tile_of_stage[s] = t;
+      issue(s, t);
+    }
+    if (warp == 0) {
+      const T next_total = warp_sum(lane < warps ? next_warp_sums[lane] : T{});
+      if (lane == 0 && next_tile < kn.tiles && !kn.no_lookback) status.publish(next_tile, tile_partial, next_total);
+      const T total = warp_sum(lane < warps ? warp_totals[lane] : T{});
+      const T p = kn.no_lookback ? T{} : lookback(status, tile, total, kn.backoff_ns, true);
+      if (lane == 0) prefix_shared = p;
+      parts.warp_prefix = T{};
+    } else {
+      parts.warp_prefix = warp_sum(lane < warp ? warp_totals[lane] : T{});
+    }
+    __syncthreads();  // (B) the tile's prefix
+    store_tile(r, parts, prefix_shared, out, warp_base, full, n, kn.exclusive, kn.streaming);
+  }
+}
+
 // A copy kernel: 16-byte vectors, grid-stride, four in flight per thread.
 __global__ void copy_kernel(const uint4* in, uint4* out, std::int64_t vectors) {
   const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
@@ -465,7 +624,7 @@ int run_all(const options& o) {
   auto describe = [](const char* kind, int V, const shape& s) {
     std::string d = std::string(kind) + " v" + std::to_string(V) + " b" + std::to_string(s.block) + " bps" +
                     std::to_string(s.bps);
-    if (std::string(kind) == "bulk") d += " s" + std::to_string(s.stages);
+    if (std::string(kind) != "regs") d += " s" + std::to_string(s.stages);
     if (s.backoff) d += " sleep" + std::to_string(s.backoff);
     if (s.streaming) d += " cs";
     if (s.evict_first) d += " evict";
@@ -476,7 +635,7 @@ int run_all(const options& o) {
   // The grid of a persistent kernel: blocks per SM (at most what fits) times the SMs, at most
   // one block per tile. Worked out when the variant is made, outside the timed runs.
   auto persistent_grid = [&](const void* kernel, int block, std::size_t smem, int bps, std::int64_t tiles) {
-    if (smem > 48 * 1024)
+    if (smem > 0)
       WB_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
     int occ = 0;
     WB_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, kernel, block, smem));
@@ -513,6 +672,22 @@ int run_all(const options& o) {
                    },
                    !s.no_lookback};
   };
+  auto bulk_lead = [&]<int V>(std::integral_constant<int, V>, shape s) {
+    const std::int64_t tile_items = static_cast<std::int64_t>(s.block) * V * vec_items<T>;
+    const std::int64_t tiles = (n + tile_items - 1) / tile_items;
+    const std::size_t smem = static_cast<std::size_t>(s.stages) * tile_items * sizeof(T);
+    const std::int64_t grid =
+        persistent_grid(reinterpret_cast<const void*>(bulk_lead_kernel<T, V>), s.block, smem, s.bps, tiles);
+    return variant{describe("lead", V, s) + " g" + std::to_string(grid),
+                   [&, s, tiles, grid, smem] {
+                     if (grid == 0) throw std::runtime_error("does not fit on an SM");
+                     auto [counter, status] = zero_and_status(tiles);
+                     knobs kn{tiles, o.exclusive, s.backoff, s.streaming, s.evict_first, s.no_lookback, s.stages};
+                     wb::launch({dim3(static_cast<unsigned>(grid)), dim3(s.block), smem}, bulk_lead_kernel<T, V>,
+                                in.data(), out.data(), n, counter, status, kn);
+                   },
+                   !s.no_lookback};
+  };
   using I1 = std::integral_constant<int, 1>;
   using I2 = std::integral_constant<int, 2>;
   using I4 = std::integral_constant<int, 4>;
@@ -529,39 +704,37 @@ int run_all(const options& o) {
                 }, false});
   vs.push_back({"cub", [&] { cub_run(out.data()); }});
   vs.push_back(stage6(256, stage_items));
+  auto plain = [](int block, int bps, int stages) { return shape{block, bps, stages, 0, false, false, false}; };
   if (o.quick) {
-    vs.push_back(regs(I4{}, {256, 0, 0, 0, false, false, false}));
-    vs.push_back(bulk(I4{}, {256, 0, 3, 0, false, false, false}));
-    vs.push_back(bulk(I8{}, {256, 0, 2, 0, false, false, false}));
+    vs.push_back(bulk_lead(I4{}, plain(256, 0, 3)));
+    vs.push_back(bulk_lead(I8{}, plain(256, 0, 2)));
   } else {
-    // regs: bytes a thread per tile 32..128, two tiles in registers.
-    for (int b : {128, 256, 512}) {
-      vs.push_back(regs(I2{}, {b, 0, 0, 0, false, false, false}));
-      vs.push_back(regs(I4{}, {b, 0, 0, 0, false, false, false}));
-    }
-    vs.push_back(regs(I8{}, {256, 0, 0, 0, false, false, false}));
-    vs.push_back(regs(I8{}, {128, 0, 0, 0, false, false, false}));
-    vs.push_back(regs(I4{}, {256, 0, 0, 0, true, false, false}));
-    vs.push_back(regs(I4{}, {256, 0, 0, 100, false, false, false}));
-    vs.push_back(regs(I4{}, {256, 0, 0, 0, false, false, true}));
-    // bulk: tile bytes = block * V * 16; stages; blocks per SM.
+    // The best of the persistent variants without the lead (for comparison).
+    vs.push_back(regs(I8{}, plain(256, 0, 0)));
+    vs.push_back(bulk(I8{}, plain(512, 0, 2)));
+    // bulk-lead: tile bytes = block * V * 16; stages; blocks per SM (0: as many as fit).
     for (int st : {2, 3, 4}) {
-      vs.push_back(bulk(I2{}, {256, 0, st, 0, false, false, false}));
-      vs.push_back(bulk(I4{}, {256, 0, st, 0, false, false, false}));
-      vs.push_back(bulk(I8{}, {256, 0, st, 0, false, false, false}));
+      vs.push_back(bulk_lead(I2{}, plain(256, 0, st)));
+      vs.push_back(bulk_lead(I4{}, plain(256, 0, st)));
+      vs.push_back(bulk_lead(I8{}, plain(256, 0, st)));
     }
-    vs.push_back(bulk(I4{}, {128, 0, 3, 0, false, false, false}));
-    vs.push_back(bulk(I4{}, {512, 0, 3, 0, false, false, false}));
-    vs.push_back(bulk(I8{}, {128, 0, 3, 0, false, false, false}));
-    vs.push_back(bulk(I8{}, {512, 0, 2, 0, false, false, false}));
-    vs.push_back(bulk(I1{}, {512, 0, 4, 0, false, false, false}));
-    vs.push_back(bulk(I4{}, {256, 1, 6, 0, false, false, false}));
-    vs.push_back(bulk(I4{}, {256, 2, 4, 0, false, false, false}));
-    vs.push_back(bulk(I4{}, {256, 0, 3, 100, false, false, false}));
-    vs.push_back(bulk(I4{}, {256, 0, 3, 0, true, false, false}));
-    vs.push_back(bulk(I4{}, {256, 0, 3, 0, false, true, false}));
-    vs.push_back(bulk(I4{}, {256, 0, 3, 0, false, false, true}));
-    vs.push_back(bulk(I8{}, {256, 0, 2, 0, false, false, true}));
+    for (int st : {2, 3, 4}) {
+      vs.push_back(bulk_lead(I4{}, plain(128, 0, st)));
+      vs.push_back(bulk_lead(I4{}, plain(512, 0, st)));
+    }
+    vs.push_back(bulk_lead(I8{}, plain(128, 0, 3)));
+    vs.push_back(bulk_lead(I8{}, plain(512, 0, 2)));
+    vs.push_back(bulk_lead(I2{}, plain(512, 0, 4)));
+    vs.push_back(bulk_lead(I1{}, plain(512, 0, 4)));
+    vs.push_back(bulk_lead(I4{}, plain(256, 2, 4)));
+    vs.push_back(bulk_lead(I4{}, plain(256, 3, 3)));
+    vs.push_back(bulk_lead(I4{}, plain(256, 2, 6)));
+    vs.push_back(bulk_lead(I4{}, {256, 0, 3, 50, false, false, false}));
+    vs.push_back(bulk_lead(I4{}, {256, 0, 3, 200, false, false, false}));
+    vs.push_back(bulk_lead(I4{}, {256, 0, 3, 0, true, false, false}));
+    vs.push_back(bulk_lead(I4{}, {256, 0, 3, 0, false, true, false}));
+    vs.push_back(bulk_lead(I4{}, {256, 0, 3, 0, false, false, true}));
+    vs.push_back(bulk_lead(I8{}, {256, 0, 2, 0, false, false, true}));
   }
 
   const double bytes = 2.0 * static_cast<double>(n) * sizeof(T);
