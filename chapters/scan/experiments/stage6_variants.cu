@@ -30,6 +30,7 @@
 #include "wb/kernel.hpp"
 #include "wb/timing.hpp"
 
+#include "../../../solutions/scan/block_scan.cuh"
 #include "../../../solutions/scan/single_pass.cu"  // the solution's stage 6, compiled here
 
 namespace scan::solution {
@@ -704,6 +705,8 @@ int run_all(const options& o) {
                 }, false});
   vs.push_back({"cub", [&] { cub_run(out.data()); }});
   vs.push_back(stage6(256, stage_items));
+  vs.push_back(stage6(256, stage_items / 2));
+  vs.push_back(stage6(512, stage_items / 2));
   auto plain = [](int block, int bps, int stages) { return shape{block, bps, stages, 0, false, false, false}; };
   if (o.quick) {
     vs.push_back(bulk_lead(I4{}, plain(256, 0, 3)));
