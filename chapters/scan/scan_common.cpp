@@ -1,4 +1,5 @@
 // Configuration, workspace sizes and traces shared by every stage of both tracks (scan.hpp).
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -19,10 +20,10 @@ std::size_t aligned16(std::size_t bytes) { return (bytes + 15) / 16 * 16; }
 
 int items_for(int stage, const config& cfg, std::size_t item_bytes) {
   if (cfg.items_per_thread > 0) return cfg.items_per_thread;
-  // Stage 6: four 16-byte vectors a thread (64 bytes: 16 int32, 8 int64). Its tiles wait in
-  // a ring of shared-memory stages, so the bytes in flight do not depend on the registers;
-  // 16 KiB tiles (256 threads) measured fastest on an H100 (README).
-  if (stage == 6) return static_cast<int>(64 / item_bytes);
+  // Stage 6: eight 16-byte vectors a thread (128 bytes: 32 int32, 16 int64), at most 64 KiB a
+  // tile (two tiles wait in a block's shared memory). Large tiles mean few look-backs; 32 and
+  // 64 KiB tiles measured fastest on an H100 (README).
+  if (stage == 6) return static_cast<int>(std::min(128, 65536 / cfg.block) / static_cast<int>(item_bytes));
   return 8;
 }
 

@@ -10,9 +10,9 @@
 namespace scan::WB_TRACK {
 
 namespace {
-// Shared-memory stages a block keeps: the tile it scans, the next one (whose aggregate it
-// publishes early) and one more on its way. Fewer when the tiles are too large for that.
-inline constexpr int single_pass_stages = 3;
+// Shared-memory stages a block keeps: the tile it scans and the next one (whose aggregate it
+// publishes early, and whose copy is on its way meanwhile).
+inline constexpr int single_pass_stages = 2;
 
 template <class T, int V>
 void launch_single_pass(const T* in, T* out, std::int64_t n, const config& cfg, unsigned* counter,

@@ -75,6 +75,53 @@ __device__ T lookback(const tile_status<T>& status, std::int64_t tile, T aggrega
   return exclusive;
 }
 
+// The look-back with K predecessors a lane: a window of 32*K tiles a round (lane l looks at
+// window_end - 32K + lK + q, q < K). The tile's partial is already published.
+template <int K, class T>
+__device__ T lookback_wide(const tile_status<T>& status, std::int64_t tile, T aggregate) {
+  const int lane = threadIdx.x & 31;
+  if (tile == 0) {
+    if (lane == 0) status.publish(0, tile_inclusive, aggregate);
+    return T{};
+  }
+  T exclusive{};
+  for (std::int64_t window_end = tile;; window_end -= 32 * K) {
+    unsigned state[K];
+    T value[K];
+    bool waiting;
+    do {
+      waiting = false;
+#pragma unroll
+      for (int q = 0; q < K; ++q) {
+        const std::int64_t predecessor = window_end - 32 * K + lane * K + q;
+        if (predecessor < 0) {
+          state[q] = tile_inclusive;
+          value[q] = T{};
+        } else {
+          status.read(predecessor, state[q], value[q]);
+        }
+        waiting = waiting || state[q] == tile_invalid;
+      }
+    } while (__any_sync(full_warp, waiting));
+    int nearest_here = -1;  // this lane's nearest inclusive predecessor (highest q)
+#pragma unroll
+    for (int q = 0; q < K; ++q) {
+      if (state[q] == tile_inclusive) nearest_here = q;
+    }
+    const unsigned inclusive_lanes = __ballot_sync(full_warp, nearest_here >= 0);
+    const int nearest_lane = inclusive_lanes == 0 ? -1 : 31 - __clz(static_cast<int>(inclusive_lanes));
+    T mine{};
+#pragma unroll
+    for (int q = 0; q < K; ++q) {
+      if (lane > nearest_lane || (lane == nearest_lane && q >= nearest_here)) mine = plus(mine, value[q]);
+    }
+    exclusive = plus(warp_sum(mine), exclusive);
+    if (inclusive_lanes != 0) break;
+  }
+  if (lane == 0) status.publish(tile, tile_inclusive, plus(exclusive, aggregate));
+  return exclusive;
+}
+
 struct knobs {
   std::int64_t tiles;
   bool exclusive;
@@ -383,7 +430,7 @@ __device__ __forceinline__ T thread_sum_of_tile(const unsigned char* stage, cons
   return sum;
 }
 
-template <class T, int V>
+template <class T, int V, int K>
 __global__ void bulk_lead_kernel(const T* in, T* out, std::int64_t n, unsigned* counter, tile_status<T> status,
                                  knobs kn) {
   constexpr int VEC = vec_items<T>;
@@ -496,7 +543,9 @@ __global__ void bulk_lead_kernel(const T* in, T* out, std::int64_t n, unsigned* 
       const T next_total = warp_sum(lane < warps ? next_warp_sums[lane] : T{});
       if (lane == 0 && next_tile < kn.tiles && !kn.no_lookback) status.publish(next_tile, tile_partial, next_total);
       const T total = warp_sum(lane < warps ? warp_totals[lane] : T{});
-      const T p = kn.no_lookback ? T{} : lookback(status, tile, total, kn.backoff_ns, true);
+      const T p = kn.no_lookback ? T{}
+                  : K == 0 ? lookback(status, tile, total, kn.backoff_ns, true)
+                           : lookback_wide<(K > 0 ? K : 1)>(status, tile, total);
       if (lane == 0) prefix_shared = p;
       parts.warp_prefix = T{};
     } else {
@@ -600,7 +649,7 @@ int run_all(const options& o) {
 
   // The solution's stage 6 with its own workspace (sized for the smallest tiles it runs here).
   const int stage_items = 128 / static_cast<int>(sizeof(T));
-  workspace_buffer<T> stage_ws(n, config{128, stage_items / 2, o.exclusive});
+  workspace_buffer<T> stage_ws(n, config{256, stage_items, o.exclusive});
   auto stage6 = [&](int block, int items) {
     config cfg;
     cfg.block = block;
@@ -673,18 +722,18 @@ int run_all(const options& o) {
                    },
                    !s.no_lookback};
   };
-  auto bulk_lead = [&]<int V>(std::integral_constant<int, V>, shape s) {
+  auto bulk_lead = [&]<int V, int K>(std::integral_constant<int, V>, std::integral_constant<int, K>, shape s) {
     const std::int64_t tile_items = static_cast<std::int64_t>(s.block) * V * vec_items<T>;
     const std::int64_t tiles = (n + tile_items - 1) / tile_items;
     const std::size_t smem = static_cast<std::size_t>(s.stages) * tile_items * sizeof(T);
     const std::int64_t grid =
-        persistent_grid(reinterpret_cast<const void*>(bulk_lead_kernel<T, V>), s.block, smem, s.bps, tiles);
-    return variant{describe("lead", V, s) + " g" + std::to_string(grid),
+        persistent_grid(reinterpret_cast<const void*>(bulk_lead_kernel<T, V, K>), s.block, smem, s.bps, tiles);
+    return variant{describe("lead", V, s) + " k" + std::to_string(K) + " g" + std::to_string(grid),
                    [&, s, tiles, grid, smem] {
                      if (grid == 0) throw std::runtime_error("does not fit on an SM");
                      auto [counter, status] = zero_and_status(tiles);
                      knobs kn{tiles, o.exclusive, s.backoff, s.streaming, s.evict_first, s.no_lookback, s.stages};
-                     wb::launch({dim3(static_cast<unsigned>(grid)), dim3(s.block), smem}, bulk_lead_kernel<T, V>,
+                     wb::launch({dim3(static_cast<unsigned>(grid)), dim3(s.block), smem}, bulk_lead_kernel<T, V, K>,
                                 in.data(), out.data(), n, counter, status, kn);
                    },
                    !s.no_lookback};
@@ -705,39 +754,43 @@ int run_all(const options& o) {
                 }, false});
   vs.push_back({"cub", [&] { cub_run(out.data()); }});
   vs.push_back(stage6(256, stage_items));
-  vs.push_back(stage6(256, stage_items / 2));
-  vs.push_back(stage6(512, stage_items / 2));
+  vs.push_back(stage6(512, stage_items));
+  vs.push_back(stage6(1024, stage_items / 2));
   auto plain = [](int block, int bps, int stages) { return shape{block, bps, stages, 0, false, false, false}; };
+  using K0 = std::integral_constant<int, 0>;  // the stage's look-back (32 predecessors a round, a backoff knob)
+  using K1 = std::integral_constant<int, 1>;
+  using K2 = std::integral_constant<int, 2>;
+  using K4 = std::integral_constant<int, 4>;
   if (o.quick) {
-    vs.push_back(bulk_lead(I4{}, plain(256, 0, 3)));
-    vs.push_back(bulk_lead(I8{}, plain(256, 0, 2)));
+    vs.push_back(bulk_lead(I8{}, K0{}, plain(512, 0, 2)));
+    vs.push_back(bulk_lead(I8{}, K4{}, plain(512, 0, 2)));
+    vs.push_back(bulk_lead(I8{}, K4{}, plain(256, 0, 2)));
   } else {
-    // The best of the persistent variants without the lead (for comparison).
+    // Persistent without the lead (the aggregate published when the block reaches the tile).
     vs.push_back(regs(I8{}, plain(256, 0, 0)));
     vs.push_back(bulk(I8{}, plain(512, 0, 2)));
-    // bulk-lead: tile bytes = block * V * 16; stages; blocks per SM (0: as many as fit).
-    for (int st : {2, 3, 4}) {
-      vs.push_back(bulk_lead(I2{}, plain(256, 0, st)));
-      vs.push_back(bulk_lead(I4{}, plain(256, 0, st)));
-      vs.push_back(bulk_lead(I8{}, plain(256, 0, st)));
-    }
-    for (int st : {2, 3, 4}) {
-      vs.push_back(bulk_lead(I4{}, plain(128, 0, st)));
-      vs.push_back(bulk_lead(I4{}, plain(512, 0, st)));
-    }
-    vs.push_back(bulk_lead(I8{}, plain(128, 0, 3)));
-    vs.push_back(bulk_lead(I8{}, plain(512, 0, 2)));
-    vs.push_back(bulk_lead(I2{}, plain(512, 0, 4)));
-    vs.push_back(bulk_lead(I1{}, plain(512, 0, 4)));
-    vs.push_back(bulk_lead(I4{}, plain(256, 2, 4)));
-    vs.push_back(bulk_lead(I4{}, plain(256, 3, 3)));
-    vs.push_back(bulk_lead(I4{}, plain(256, 2, 6)));
-    vs.push_back(bulk_lead(I4{}, {256, 0, 3, 50, false, false, false}));
-    vs.push_back(bulk_lead(I4{}, {256, 0, 3, 200, false, false, false}));
-    vs.push_back(bulk_lead(I4{}, {256, 0, 3, 0, true, false, false}));
-    vs.push_back(bulk_lead(I4{}, {256, 0, 3, 0, false, true, false}));
-    vs.push_back(bulk_lead(I4{}, {256, 0, 3, 0, false, false, true}));
-    vs.push_back(bulk_lead(I8{}, {256, 0, 2, 0, false, false, true}));
+    // bulk-lead: tile bytes = block * V * 16; stages; blocks per SM (0: as many as fit); K.
+    vs.push_back(bulk_lead(I8{}, K0{}, plain(512, 0, 2)));
+    vs.push_back(bulk_lead(I8{}, K1{}, plain(512, 0, 2)));
+    vs.push_back(bulk_lead(I8{}, K2{}, plain(512, 0, 2)));
+    vs.push_back(bulk_lead(I8{}, K4{}, plain(512, 0, 2)));
+    vs.push_back(bulk_lead(I8{}, K4{}, plain(512, 0, 3)));
+    vs.push_back(bulk_lead(I8{}, K0{}, plain(256, 0, 2)));
+    vs.push_back(bulk_lead(I8{}, K2{}, plain(256, 0, 2)));
+    vs.push_back(bulk_lead(I8{}, K4{}, plain(256, 0, 2)));
+    vs.push_back(bulk_lead(I8{}, K4{}, plain(256, 0, 3)));
+    vs.push_back(bulk_lead(I8{}, K4{}, plain(256, 1, 2)));
+    vs.push_back(bulk_lead(I8{}, K4{}, plain(256, 1, 4)));
+    vs.push_back(bulk_lead(I8{}, K4{}, plain(256, 2, 2)));
+    vs.push_back(bulk_lead(I8{}, K0{}, plain(128, 0, 2)));
+    vs.push_back(bulk_lead(I8{}, K4{}, plain(128, 0, 2)));
+    vs.push_back(bulk_lead(I4{}, K0{}, plain(1024, 0, 2)));
+    vs.push_back(bulk_lead(I4{}, K4{}, plain(1024, 0, 2)));
+    vs.push_back(bulk_lead(I4{}, K4{}, plain(512, 0, 2)));
+    vs.push_back(bulk_lead(I4{}, K4{}, plain(256, 0, 2)));
+    vs.push_back(bulk_lead(I4{}, K4{}, plain(256, 0, 3)));
+    vs.push_back(bulk_lead(I8{}, K4{}, {512, 0, 2, 0, true, false, false}));
+    vs.push_back(bulk_lead(I8{}, K4{}, {512, 0, 2, 0, false, false, true}));
   }
 
   const double bytes = 2.0 * static_cast<double>(n) * sizeof(T);
