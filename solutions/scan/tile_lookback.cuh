@@ -105,57 +105,35 @@ struct tile_status<T, false> {
 };
 #endif
 
-// Predecessors each lane inspects per round of the look-back: a warp looks at 32 * 4 = 128
-// tiles in one round trip to L2 (the loads of a lane are independent), so a walk back over the
-// tiles that other blocks are scanning at the same time takes one or two rounds.
-inline constexpr int look_back_per_lane = 4;
-
 // Called by every lane of one warp once the tile's aggregate has been published (status
 // partial; tile 0 publishes nothing before). Looks back, publishes the inclusive prefix;
 // returns the tile's exclusive prefix (the sum of all tiles before it; read it from lane 0).
 template <class T>
 __device__ T tile_look_back(const tile_status<T>& status, std::int64_t tile, T aggregate) {
-  constexpr int K = look_back_per_lane;
   const int lane = threadIdx.x & 31;
   if (tile == 0) {
     if (lane == 0) status.publish(0, tile_inclusive, aggregate);
     return T{};
   }
   T exclusive{};
-  // A window of 32*K predecessors a round: lane l looks at the K tiles from
-  // window_end - 32*K + l*K on, so lane 31's last one is the nearest.
-  for (std::int64_t window_end = tile;; window_end -= 32 * K) {
-    unsigned state[K];
-    T value[K];
-    bool waiting;
+  // A window of 32 predecessors at a time; lane 31 looks at the nearest one.
+  for (std::int64_t window_end = tile;; window_end -= 32) {
+    const std::int64_t predecessor = window_end - 32 + lane;
+    unsigned state;
+    T value;
     do {
-      waiting = false;
-#pragma unroll
-      for (int q = 0; q < K; ++q) {
-        const std::int64_t predecessor = window_end - 32 * K + lane * K + q;
-        if (predecessor < 0) {  // before tile 0: the identity, and nothing further to look at
-          state[q] = tile_inclusive;
-          value[q] = T{};
-        } else {
-          status.read(predecessor, state[q], value[q]);
-        }
-        waiting = waiting || state[q] == tile_invalid;
+      if (predecessor < 0) {  // before tile 0: the identity, and nothing further to look at
+        state = tile_inclusive;
+        value = T{};
+      } else {
+        status.read(predecessor, state, value);
       }
-    } while (__any_sync(full_warp, waiting));
+    } while (__any_sync(full_warp, state == tile_invalid));
     // The nearest inclusive predecessor ends the walk: count it and every partial after it.
-    int nearest_here = -1;  // this lane's nearest inclusive predecessor, if any
-#pragma unroll
-    for (int q = 0; q < K; ++q) {
-      if (state[q] == tile_inclusive) nearest_here = q;
-    }
-    const unsigned inclusive_lanes = __ballot_sync(full_warp, nearest_here >= 0);
-    const int nearest_lane = inclusive_lanes == 0 ? -1 : 31 - __clz(static_cast<int>(inclusive_lanes));
-    T counted{};
-#pragma unroll
-    for (int q = 0; q < K; ++q) {
-      if (lane > nearest_lane || (lane == nearest_lane && q >= nearest_here)) counted = plus(counted, value[q]);
-    }
-    exclusive = plus(warp_sum(counted), exclusive);
+    const unsigned inclusive_lanes = __ballot_sync(full_warp, state == tile_inclusive);
+    const int nearest_inclusive = inclusive_lanes == 0 ? -1 : 31 - __clz(static_cast<int>(inclusive_lanes));
+    const T window = warp_sum(lane >= nearest_inclusive ? value : T{});
+    exclusive = plus(window, exclusive);
     if (inclusive_lanes != 0) break;
   }
   if (lane == 0) status.publish(tile, tile_inclusive, plus(exclusive, aggregate));
