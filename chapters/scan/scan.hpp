@@ -152,7 +152,7 @@ inline constexpr std::size_t max_trace_items = 32;
   /* 5: single pass, each tile waits for its neighbour's carry ("domino", PMPP §11.7). */       \
   template <class T>                                                                             \
   void scan_domino(const T* in, T* out, std::int64_t n, const workspace& ws, const config& cfg); \
-  /* 6: single pass at bandwidth: decoupled look-back, 16-byte vectors (Merrill & Garland). */  \
+  /* 6: single pass at bandwidth: decoupled look-back, persistent blocks (Merrill & Garland). */ \
   template <class T>                                                                             \
   void scan_single_pass(const T* in, T* out, std::int64_t n, const workspace& ws, const config& cfg);
 
