@@ -54,6 +54,7 @@ inline constexpr int min_block = 32;    // one warp
 inline constexpr int max_block = 1024;  // CUDA's limit on threads per block
 inline constexpr int max_items_per_thread = 32;
 inline constexpr int max_section_items = 16384;  // block x items of stages 3-5 (shared memory)
+inline constexpr std::int64_t max_single_pass_tile_bytes = 65536;  // stage 6: two tiles in shared memory
 
 struct config {
   int block = 256;            // threads per block: a power of two from 32 to 1024
@@ -62,13 +63,13 @@ struct config {
 };
 
 // Items per thread a stage uses with cfg: cfg.items_per_thread, or 8 for stages 3-5 and
-// 64 bytes' worth (16 int32/float, 8 int64) for stage 6.
+// 128 bytes' worth (32 int32/float, 16 int64) for stage 6, at most 64 KiB a tile.
 int items_for(int stage, const config& cfg, std::size_t item_bytes);
 
 // Throws std::invalid_argument naming what is wrong and what is allowed: a block size that is
 // not a power of two from 32 to 1024 (Kogge-Stone's and Brent-Kung's log steps need one);
 // items per thread not 0 or a power of two from 16 / sizeof(T) (stage 6 loads 16-byte
-// vectors) to 32; a section (block x items) past 16384 items.
+// vectors) to 32; a section (block x items) past 16384 items; a stage-6 tile past 64 KiB.
 void validate(const config& cfg, std::size_t item_bytes);
 
 // ---------------------------------------------------------------------------------------
@@ -151,7 +152,7 @@ inline constexpr std::size_t max_trace_items = 32;
   /* 5: single pass, each tile waits for its neighbour's carry ("domino", PMPP §11.7). */       \
   template <class T>                                                                             \
   void scan_domino(const T* in, T* out, std::int64_t n, const workspace& ws, const config& cfg); \
-  /* 6: single pass at bandwidth: decoupled look-back, 16-byte vectors (Merrill & Garland). */  \
+  /* 6: single pass at bandwidth: decoupled look-back, persistent blocks (Merrill & Garland). */ \
   template <class T>                                                                             \
   void scan_single_pass(const T* in, T* out, std::int64_t n, const workspace& ws, const config& cfg);
 

@@ -1,4 +1,5 @@
 // Configuration, workspace sizes and traces shared by every stage of both tracks (scan.hpp).
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -19,10 +20,13 @@ std::size_t aligned16(std::size_t bytes) { return (bytes + 15) / 16 * 16; }
 
 int items_for(int stage, const config& cfg, std::size_t item_bytes) {
   if (cfg.items_per_thread > 0) return cfg.items_per_thread;
-  // Stage 6: eight 16-byte vectors a thread. A tile holds its data in registers from its
-  // loads to its stores, look-back included, so the bytes in flight per SM are what the
-  // registers hold: 128 bytes a thread measured faster on an H100 than 64 (README).
-  if (stage == 6) return static_cast<int>(128 / item_bytes);
+  // Stage 6: eight 16-byte vectors a thread (128 bytes: 32 int32, 16 int64), at most 64 KiB a
+  // tile (two tiles wait in a block's shared memory). Large tiles mean few look-backs; 32 and
+  // 64 KiB tiles measured fastest on an H100 (README).
+  if (stage == 6) {
+    return static_cast<int>(std::min<std::int64_t>(128, max_single_pass_tile_bytes / cfg.block) /
+                            static_cast<std::int64_t>(item_bytes));
+  }
   return 8;
 }
 
@@ -41,6 +45,14 @@ void validate(const config& cfg, std::size_t item_bytes) {
     throw std::invalid_argument("items per thread " + std::to_string(items) + " is not allowed: use 0 (the stage's "
                                 "default) or a power of two from " + std::to_string(min_items) + " to " +
                                 std::to_string(max_items_per_thread));
+  }
+  // Stage 6 keeps two tiles in a block's shared memory (the tile it scans and the next one).
+  const std::int64_t stage6_tile_bytes =
+      static_cast<std::int64_t>(b) * items_for(6, cfg, item_bytes) * static_cast<std::int64_t>(item_bytes);
+  if (stage6_tile_bytes > max_single_pass_tile_bytes) {
+    throw std::invalid_argument("block x items per thread x " + std::to_string(item_bytes) + " bytes = " +
+                                std::to_string(stage6_tile_bytes) + " bytes: stage 6 keeps two tiles in shared "
+                                "memory, at most " + std::to_string(max_single_pass_tile_bytes) + " bytes each");
   }
   for (const int stage : {3, 4, 5}) {
     if (static_cast<std::int64_t>(b) * items_for(stage, cfg, item_bytes) > max_section_items) {

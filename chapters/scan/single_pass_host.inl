@@ -1,18 +1,56 @@
 // The host side of stage 6 (included at the end of both tracks' single_pass.cu): the tile
 // states carved from the workspace (each track's tile_status says how) and zeroed with the
-// tile counter in one memset, and the kernel picked by vectors per thread.
+// tile counter in one memset; the persistent grid (as many blocks as fit on the GPU at once,
+// no more than there are tiles) and its shared-memory ring; the kernel picked by vectors per
+// thread.
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
 namespace scan::WB_TRACK {
 
 namespace {
+// Shared-memory stages a block keeps: the tile it scans and the next one (whose aggregate it
+// publishes early, and whose copy is on its way meanwhile).
+inline constexpr int single_pass_stages = 2;
+
 template <class T, int V>
 void launch_single_pass(const T* in, T* out, std::int64_t n, const config& cfg, unsigned* counter,
                         const tile_status<T>& status, std::int64_t tiles) {
   const bool aligned = reinterpret_cast<std::uintptr_t>(in) % 16 == 0 && reinterpret_cast<std::uintptr_t>(out) % 16 == 0;
-  wb::launch({dim3(static_cast<unsigned>(tiles)), dim3(cfg.block)}, single_pass_kernel<T, V>, in, out, n,
-             cfg.exclusive, aligned, counter, status);
+  const std::size_t tile_bytes = static_cast<std::size_t>(cfg.block) * V * 16;
+  // The grid and the ring depend on the device, the block and the tile only: worked out once
+  // for each (block, tile), outside later timed runs.
+  struct shape {
+    int block = 0, stages = 0, resident_blocks = 0;
+  };
+  thread_local shape last;
+  if (last.block != cfg.block) {
+    int device = 0;
+    int shared_limit = 0;  // per block, with the opt-in
+    int sms = 0;
+    WB_CHECK(cudaGetDevice(&device));
+    WB_CHECK(cudaDeviceGetAttribute(&shared_limit, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+    WB_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    // The static shared memory (barriers, warp totals) needs a little room beside the ring.
+    const int stages = static_cast<int>(
+        std::min<std::size_t>(single_pass_stages, (static_cast<std::size_t>(shared_limit) - 1024) / tile_bytes));
+    if (stages < 2) {
+      throw std::invalid_argument("scan_single_pass: two tiles of " + std::to_string(tile_bytes) +
+                                  " bytes do not fit in a block's shared memory; use a smaller block or fewer "
+                                  "items per thread");
+    }
+    WB_CHECK(cudaFuncSetAttribute(single_pass_kernel<T, V>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                  static_cast<int>(stages * tile_bytes)));
+    int blocks_per_sm = 0;
+    WB_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, single_pass_kernel<T, V>, cfg.block,
+                                                           stages * tile_bytes));
+    last = {cfg.block, stages, std::max(1, blocks_per_sm * sms)};
+  }
+  const std::size_t shared_bytes = last.stages * tile_bytes;
+  const std::int64_t grid = std::min<std::int64_t>(last.resident_blocks, tiles);
+  wb::launch({dim3(static_cast<unsigned>(grid)), dim3(cfg.block), shared_bytes}, single_pass_kernel<T, V>, in, out,
+             n, tiles, cfg.exclusive, aligned, last.stages, counter, status);
 }
 }  // namespace
 

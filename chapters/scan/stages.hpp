@@ -71,19 +71,25 @@ inline constexpr std::array<wb::stage, 7> stages = {{
       "= volatile carries[tile-1]; } carries[tile] = plus(before, s[S-1]); __threadfence(); flags[tile] = 1; "
       "shared_before = before; } __syncthreads(); store_section with shared_before."}},
     {6, "scan/6 single-pass", "single pass at bandwidth: decoupled look-back", "past the book: Merrill & Garland 2016",
-     "warp_scan.cuh block_scan.cuh tile_lookback.cuh single_pass.cu",
+     "warp_scan.cuh tile_lookback.cuh single_pass.cu",
      {"Decoupled look-back: a tile publishes its own sum at once (partial) and its running total later "
       "(inclusive); a successor adds partials going back until it meets an inclusive one, a warp's worth of "
-      "predecessors at a time, so nobody waits for a chain.",
-      "warp_scan.cuh: shuffle scans. block_scan.cuh: warp totals through shared memory, scanned by warp 0. "
-      "tile_lookback.cuh: a status word per tile (status and value in 64 bits for 32-bit types; status plus "
-      "separate values and a fence for 64-bit types). single_pass.cu: a dynamic tile index, each thread loads "
-      "its items as 16-byte vectors, scans, looks back, stores.",
-      "per thread: V 16-byte vectors, warp-striped (vector j of lane l at warp_base + (j*32 + l)*VEC); sum each; "
-      "warp_inclusive_scan each sum, exclusive by shfl_up 1, chunk total from lane 31; block_exclusive_scan of "
-      "the warp totals; warp 0: publish partial, look back over 32 predecessors a round (ballot of inclusive, "
-      "reduce the lanes from the nearest inclusive one), publish inclusive; then each thread adds tile, warp, "
-      "chunk and lane prefixes and writes its vectors."}},
+      "predecessors at a time, so nobody waits for a chain. To keep memory busy during the look-back, a "
+      "persistent block loads its next tile while it looks back for this one, and publishes that next tile's "
+      "sum before it looks back (else each block's look-back waits for the others' look-backs).",
+      "warp_scan.cuh: shuffle scans. tile_lookback.cuh: a status word per tile (status and value in 64 bits for "
+      "32-bit types; status plus separate values and a fence for 64-bit types), tile_look_back (32 predecessors "
+      "a round) and tile_exclusive_prefix. single_pass.cu: a persistent grid (the host sizes it); thread 32 "
+      "claims tiles from the counter and starts their bulk copies into a ring of shared-memory stages "
+      "(bulk_copy.cuh: bulk_copy_to_shared, copy_barrier_wait); each iteration sums the next tile, scans this "
+      "one, and warp 0 publishes the next tile's sum, then looks back for this one.",
+      "prologue: claim `stages` tiles (one per stage), publish the first tile's sum. Loop k: s = k % stages; "
+      "tile = stage_tile[s] (stop when >= tiles); next = stage_tile[(k+1) % stages]; wait for next's copy "
+      "(phase (k+1)/stages), thread sum, warp_sum; load this tile's V vectors from stage s, warp-scan each run; "
+      "warp totals and next sums to shared; __syncthreads(); thread 32 claims a tile into stage s; warp 0: "
+      "publish next's sum (partial), tile_look_back(tile, sum of warp totals); other warps: their warp prefix; "
+      "__syncthreads(); add tile, warp, run and lane prefixes; 16-byte stores (item by item for the last tile "
+      "or a misaligned input)."}},
 }};
 
 }  // namespace scan

@@ -3,7 +3,7 @@
 // look-back. Each item is read once and written once, as in a copy.
 #include <cstdint>
 
-#include "block_scan.cuh"
+#include "bulk_copy.cuh"
 #include "scan.hpp"
 #include "tile_lookback.cuh"
 #include "warp_scan.cuh"
@@ -18,16 +18,23 @@ union vector16 {
   T item[16 / sizeof(T)];
 };
 
-// One tile of blockDim.x * V * (16 / sizeof(T)) items per block. tile_counter and the tile
-// states are zero before the launch. `aligned`: in and out are 16-byte aligned.
+// Tiles of blockDim.x * V * (16 / sizeof(T)) items; `tiles` of them, the last one possibly
+// partial. tile_counter and the tile states are zero before the launch. `aligned`: in and out
+// are 16-byte aligned (full tiles then move by bulk copies and 16-byte stores; otherwise every
+// tile goes item by item). `stages` (2 to 8) shared-memory buffers of one tile each are the
+// launch's dynamic shared memory (wb::dynamic_shared). The grid is persistent: as many blocks
+// as fit on the GPU at once, each taking tile after tile.
 template <class T, int V>
-__global__ void __launch_bounds__(1024) single_pass_kernel(const T* in, T* out, std::int64_t n, bool exclusive,
-                                                           bool aligned, unsigned* tile_counter,
-                                                           tile_status<T> status) {
-  // TODO(scan/6): draw the tile from tile_counter; load V 16-byte vectors a thread
-  // (item by item for a partial tile or a misaligned input); scan them in the warp
-  // (warp_scan.cuh) and the block (block_scan.cuh); warp 0 finds the tile's prefix with
-  // tile_exclusive_prefix; add the prefixes and store.
+__global__ void __launch_bounds__(1024) single_pass_kernel(const T* in, T* out, std::int64_t n, std::int64_t tiles,
+                                                           bool exclusive, bool aligned, int stages,
+                                                           unsigned* tile_counter, tile_status<T> status) {
+  // TODO(scan/6): thread 32 (thread 0 in a one-warp block) claims `stages` tiles from
+  // tile_counter, one per stage, and starts their bulk copies (bulk_copy.cuh); the block
+  // publishes the first tile's aggregate. Then, tile after tile: sum the NEXT tile (wait for
+  // its copy), scan this one in registers (warp_scan.cuh), __syncthreads(); the claimer refills
+  // this tile's stage; warp 0 publishes the next tile's aggregate (partial), then looks back
+  // for this one (tile_look_back); __syncthreads(); add the prefixes and store. A tile that
+  // does not move in bulk (the last, partial one, or a misaligned input) is read item by item.
 }
 
 }  // namespace scan::WB_TRACK

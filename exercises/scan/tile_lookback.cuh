@@ -62,15 +62,25 @@ struct tile_status<T, false> {
   }
 };
 
+// Called by every lane of one warp once the tile's aggregate has been published (status
+// partial; tile 0 publishes nothing before). Looks back, publishes the inclusive prefix;
+// returns the tile's exclusive prefix (read it from lane 0).
+template <class T>
+__device__ T tile_look_back(const tile_status<T>& status, std::int64_t tile, T aggregate) {
+  // TODO(scan/6): tile 0 publishes inclusive at once. Others look at 32 predecessors a round
+  // until one is inclusive, adding the values from the nearest inclusive one on (Merrill &
+  // Garland §4), and publish inclusive.
+  return T{};
+}
+
 // Called by every lane of one warp once the tile's aggregate is known. Publishes the
 // aggregate, looks back, publishes the inclusive prefix; returns the tile's exclusive prefix
 // (read it from lane 0).
 template <class T>
 __device__ T tile_exclusive_prefix(const tile_status<T>& status, std::int64_t tile, T aggregate) {
-  // TODO(scan/6): tile 0 publishes inclusive at once. Others publish partial, then look at
-  // 32 predecessors a round until one is inclusive, adding the values from the nearest
-  // inclusive one on (Merrill & Garland §4), and publish inclusive.
-  return T{};
+  // TODO(scan/6): tile 0 publishes nothing here; the others publish partial first. Then
+  // tile_look_back.
+  return tile_look_back(status, tile, aggregate);
 }
 
 }  // namespace scan::WB_TRACK

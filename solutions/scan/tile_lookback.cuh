@@ -105,17 +105,16 @@ struct tile_status<T, false> {
 };
 #endif
 
-// Called by every lane of one warp once the tile's aggregate is known. Publishes the
-// aggregate, looks back, publishes the inclusive prefix; returns the tile's exclusive prefix
-// (the sum of all tiles before it; read it from lane 0).
+// Called by every lane of one warp once the tile's aggregate has been published (status
+// partial; tile 0 publishes nothing before). Looks back, publishes the inclusive prefix;
+// returns the tile's exclusive prefix (the sum of all tiles before it; read it from lane 0).
 template <class T>
-__device__ T tile_exclusive_prefix(const tile_status<T>& status, std::int64_t tile, T aggregate) {
+__device__ T tile_look_back(const tile_status<T>& status, std::int64_t tile, T aggregate) {
   const int lane = threadIdx.x & 31;
   if (tile == 0) {
     if (lane == 0) status.publish(0, tile_inclusive, aggregate);
     return T{};
   }
-  if (lane == 0) status.publish(tile, tile_partial, aggregate);
   T exclusive{};
   // A window of 32 predecessors at a time; lane 31 looks at the nearest one.
   for (std::int64_t window_end = tile;; window_end -= 32) {
@@ -139,6 +138,15 @@ __device__ T tile_exclusive_prefix(const tile_status<T>& status, std::int64_t ti
   }
   if (lane == 0) status.publish(tile, tile_inclusive, plus(exclusive, aggregate));
   return exclusive;
+}
+
+// Called by every lane of one warp once the tile's aggregate is known. Publishes the
+// aggregate, looks back, publishes the inclusive prefix; returns the tile's exclusive prefix
+// (the sum of all tiles before it; read it from lane 0).
+template <class T>
+__device__ T tile_exclusive_prefix(const tile_status<T>& status, std::int64_t tile, T aggregate) {
+  if (tile != 0 && (threadIdx.x & 31) == 0) status.publish(tile, tile_partial, aggregate);
+  return tile_look_back(status, tile, aggregate);
 }
 
 }  // namespace scan::WB_TRACK
