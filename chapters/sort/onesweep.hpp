@@ -20,26 +20,28 @@ enum class peer_method : int {
 };
 
 // A tile: Block threads (a multiple of 32, at least one thread per digit), each holding
-// Items keys in registers; Early: the tile counts its digits with shared atomics before it
-// ranks, so it can publish them before the ranking (later tiles' look-backs wait less);
-// MinBlocks: blocks an SM must hold at once (bounds the registers a thread may use).
-template <int Block, int Items, peer_method Peers, bool Early, int MinBlocks>
+// Items keys in registers; MinBlocks: blocks an SM must hold at once (bounds the registers a
+// thread may use).
+template <int Block, int Items, peer_method Peers, int MinBlocks>
 struct shape {
-  static constexpr int min_blocks = MinBlocks;
   static constexpr int block = Block;
   static constexpr int items = Items;
+  static constexpr int min_blocks = MinBlocks;
   static constexpr int warps = Block / 32;
   static constexpr int tile = Block * Items;
   static constexpr peer_method peers = Peers;
-  static constexpr bool early = Early;
   static_assert(Block % 32 == 0 && Block >= radix, "one thread per digit");
 };
 
-// The shape stage 5 runs (keys of every type, with or without values), and the smallest tile
-// of any shape measured (the workspace is sized for it).
-inline constexpr int default_block = 256;
-inline constexpr int default_items = 16;
-inline constexpr std::int64_t default_tile = default_block * default_items;
+// The shape stage 5 runs for keys of key_bytes, with or without 32-bit values; and the
+// smallest tile of any shape (the workspace is sized for it).
+struct default_shape {
+  int block, items, min_blocks;
+};
+constexpr default_shape default_shape_for(std::size_t key_bytes, bool pairs) {
+  if (key_bytes == 4) return pairs ? default_shape{384, 16, 2} : default_shape{384, 19, 2};
+  return pairs ? default_shape{384, 16, 1} : default_shape{384, 16, 2};
+}
 inline constexpr std::int64_t smallest_tile = 4096;
 
 // What a pass does, decided on the device from the histogram (so the host never waits).

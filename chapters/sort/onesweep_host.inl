@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdlib>
 #include <stdexcept>
+#include <type_traits>
 
 namespace sort::WB_TRACK {
 
@@ -63,35 +64,41 @@ void run(const K* keys_in, K* keys_out, const std::uint32_t* values_in, std::uin
   }
 }
 
-// The tile shapes measured (uint32 keys choose one with WB_ONESWEEP_SHAPE=index); every other
-// key type uses the default.
+// The tile shapes measured (uint32 and int64 keys choose one with WB_ONESWEEP_SHAPE=index);
+// every other key type runs the default of its size.
 using peer_method = sort::onesweep::peer_method;
-template <int Block, int Items, peer_method Peers, bool Early, int MinBlocks>
-using shape = sort::onesweep::shape<Block, Items, Peers, Early, MinBlocks>;
+template <int Block, int Items, int MinBlocks, peer_method Peers = peer_method::ballots>
+using shape = sort::onesweep::shape<Block, Items, Peers, MinBlocks>;
 
 template <class K, bool Pairs>
 void dispatch(const K* keys_in, K* keys_out, const std::uint32_t* values_in, std::uint32_t* values_out,
               std::int64_t n, const workspace& ws, const config& cfg) {
 #if defined(WB_BACKEND_CUDA)
-  if constexpr (std::is_same_v<K, std::uint32_t>) {
+  if constexpr (std::is_same_v<K, std::uint32_t> || std::is_same_v<K, std::int64_t>) {
     const char* env = std::getenv("WB_ONESWEEP_SHAPE");
     const int which = env != nullptr ? std::atoi(env) : 0;
+#define SORT_ONESWEEP_SHAPE(i, ...) \
+  case i: return run<K, Pairs, shape<__VA_ARGS__>>(keys_in, keys_out, values_in, values_out, n, ws, cfg);
     switch (which) {
-      case 1: return run<K, Pairs, shape<256, 16, peer_method::match_any, true, 2>>(keys_in, keys_out, values_in, values_out, n, ws, cfg);
-      case 2: return run<K, Pairs, shape<256, 16, peer_method::ballots, false, 2>>(keys_in, keys_out, values_in, values_out, n, ws, cfg);
-      case 3: return run<K, Pairs, shape<384, 16, peer_method::ballots, true, 2>>(keys_in, keys_out, values_in, values_out, n, ws, cfg);
-      case 4: return run<K, Pairs, shape<512, 16, peer_method::ballots, true, 1>>(keys_in, keys_out, values_in, values_out, n, ws, cfg);
-      case 5: return run<K, Pairs, shape<256, 24, peer_method::ballots, true, 2>>(keys_in, keys_out, values_in, values_out, n, ws, cfg);
-      case 6: return run<K, Pairs, shape<384, 20, peer_method::ballots, true, 1>>(keys_in, keys_out, values_in, values_out, n, ws, cfg);
-      case 7: return run<K, Pairs, shape<512, 12, peer_method::ballots, true, 2>>(keys_in, keys_out, values_in, values_out, n, ws, cfg);
-      case 8: return run<K, Pairs, shape<256, 16, peer_method::ballots, true, 3>>(keys_in, keys_out, values_in, values_out, n, ws, cfg);
-      case 9: return run<K, Pairs, shape<256, 16, peer_method::match_any, false, 2>>(keys_in, keys_out, values_in, values_out, n, ws, cfg);
-      case 10: return run<K, Pairs, shape<512, 16, peer_method::match_any, true, 1>>(keys_in, keys_out, values_in, values_out, n, ws, cfg);
+      SORT_ONESWEEP_SHAPE(1, 384, 19, 2, peer_method::match_any)
+      SORT_ONESWEEP_SHAPE(2, 256, 16, 2)
+      SORT_ONESWEEP_SHAPE(3, 384, 23, 2)
+      SORT_ONESWEEP_SHAPE(4, 512, 16, 1)
+      SORT_ONESWEEP_SHAPE(5, 384, 16, 2)
+      SORT_ONESWEEP_SHAPE(6, 256, 24, 2)
+      SORT_ONESWEEP_SHAPE(7, 384, 12, 2)
+      SORT_ONESWEEP_SHAPE(8, 512, 12, 2)
+      SORT_ONESWEEP_SHAPE(9, 448, 16, 2)
+      SORT_ONESWEEP_SHAPE(10, 384, 30, 1)
+      SORT_ONESWEEP_SHAPE(11, 384, 19, 1)
+      SORT_ONESWEEP_SHAPE(12, 384, 16, 2, peer_method::match_any)
       default: break;
     }
+#undef SORT_ONESWEEP_SHAPE
   }
 #endif
-  run<K, Pairs, shape<sort::onesweep::default_block, sort::onesweep::default_items, peer_method::ballots, true, 2>>(keys_in, keys_out, values_in, values_out, n, ws, cfg);
+  constexpr auto d = sort::onesweep::default_shape_for(sizeof(bits_of<K>), Pairs);
+  run<K, Pairs, shape<d.block, d.items, d.min_blocks>>(keys_in, keys_out, values_in, values_out, n, ws, cfg);
 }
 
 }  // namespace onesweep_host

@@ -18,7 +18,7 @@ std::size_t aligned16(std::size_t bytes) { return (bytes + 15) / 16 * 16; }
 
 int items_for(int stage, const config& cfg) {
   if (stage <= 3) return 1;
-  if (stage == 5) return static_cast<int>(onesweep_tile(4, false) / onesweep::default_block);
+  if (stage == 5) return onesweep::default_shape_for(4, false).items;
   if (cfg.items_per_thread > 0) return cfg.items_per_thread;
   return stage == 6 ? 4 : 8;
 }
@@ -70,13 +70,16 @@ std::size_t workspace_bytes(std::int64_t n, std::size_t key_bytes, const config&
   return buffers + most;
 }
 
-std::int64_t onesweep_tile(std::size_t /*key_bytes*/, bool /*pairs*/) { return onesweep::default_tile; }
+std::int64_t onesweep_tile(std::size_t key_bytes, bool pairs) {
+  const auto shape = onesweep::default_shape_for(key_bytes, pairs);
+  return static_cast<std::int64_t>(shape.block) * shape.items;
+}
 
 std::size_t onesweep_workspace_bytes(std::int64_t n, std::size_t key_bytes, const config& cfg) {
   const auto un = static_cast<std::size_t>(n);
   // The other buffer of keys and values, then the scratch of onesweep.hpp's layout (sized
   // for the smallest tile any shape uses: the most tiles).
-  const std::int64_t tile = std::min<std::int64_t>(onesweep::smallest_tile, onesweep_tile(key_bytes, true));
+  const std::int64_t tile = std::min({onesweep::smallest_tile, onesweep_tile(key_bytes, false), onesweep_tile(key_bytes, true)});
   const std::int64_t tiles = ceil_div(n, tile);
   const std::int64_t portion_tiles = onesweep::portion_tiles_for(tile, cfg.portion);
   const std::int64_t portions = std::max<std::int64_t>(1, ceil_div(tiles, portion_tiles));

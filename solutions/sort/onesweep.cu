@@ -145,13 +145,14 @@ __global__ void __launch_bounds__(radix)
 }
 
 // 3. One pass over one portion: see the top of the file. Shared memory: Shape::warps * radix
-// unsigned (each warp's digit counts), reused as the staging area of the tile (Shape::tile
-// keys, then values).
+// unsigned (each warp's digit counts, then where its keys of each digit go in the tile),
+// reused as the staging area of the tile (Shape::tile keys, then values).
 template <class K, bool Pairs, class Shape>
 __global__ void __launch_bounds__(Shape::block, Shape::min_blocks) onesweep_pass_kernel(const pass_args a) {
   using U = bits_of<K>;
   constexpr int block = Shape::block;
   constexpr int items = Shape::items;
+  constexpr int warps = Shape::warps;
   constexpr int tile_keys = Shape::tile;
   const pass_plan plan = *a.plan;
   if (plan.mode == pass_skip) return;
@@ -169,28 +170,24 @@ __global__ void __launch_bounds__(Shape::block, Shape::min_blocks) onesweep_pass
   }
 
   __shared__ unsigned tile_number;
-  __shared__ unsigned tile_count[radix];       // early counts of the tile's digits
-  __shared__ long long global_base[radix];     // the key in staging slot j with digit d goes to global_base[d] + j
+  __shared__ long long global_base[radix];  // the key in staging slot j with digit d goes to global_base[d] + j
   __shared__ unsigned warp_totals[radix / 32];
-  unsigned* warp_count = wb::dynamic_shared<unsigned>();  // [warp][digit]: the warp's keys so far, then offsets
-  U* staging = wb::dynamic_shared<U>();                   // the tile in digit order (after the ranking)
+  unsigned* warp_slot = wb::dynamic_shared<unsigned>();  // [warp][digit]: the warp's count, then its next slot
+  U* staging = wb::dynamic_shared<U>();                  // the tile in digit order (after the ranking)
   const int lane = tid & 31;
   const int warp = tid >> 5;
 
   // A tile number in the order blocks start: every earlier tile belongs to a running block.
   if (tid == 0) tile_number = atomicAdd(a.tile_counter, 1u);
-  for (int i = tid; i < Shape::warps * radix; i += block) warp_count[i] = 0;
-  if constexpr (Shape::early) {
-    for (int i = tid; i < radix; i += block) tile_count[i] = 0;
-  }
+  for (int i = tid; i < warps * radix; i += block) warp_slot[i] = 0;
   __syncthreads();
   const std::int64_t tile = tile_number;
   const std::int64_t tile_begin = a.portion_begin + tile * tile_keys;
   const int valid = a.n - tile_begin < tile_keys ? static_cast<int>(a.n - tile_begin) : tile_keys;
 
   // Warp w holds the tile's keys [w * 32 * items, (w + 1) * 32 * items), lane l the ones at
-  // 32 s + l: coalesced loads, and (warp, step, lane) order is input order. Past the end: the
-  // largest pattern, so the padding ranks after every real key (and is never written).
+  // 32 s + l: coalesced loads, and (warp, step, lane) order is input order. Past the end
+  // (the last tile): padding, ranked after every real key of its warp and never written.
   const int warp_first = warp * 32 * items + lane;
   U key[items];
   std::uint32_t value[items];
@@ -203,75 +200,67 @@ __global__ void __launch_bounds__(Shape::block, Shape::min_blocks) onesweep_pass
     digit[s] = digit_of(key[s], a.shift, onesweep_bits);
   }
 
-  // The look-back's view: this portion's status words of this pass.
+  // Early counts: each warp counts its keys per digit (shared atomics on its own counters).
+#pragma unroll
+  for (int s = 0; s < items; ++s) {
+    if (warp_first + 32 * s < valid) atomicAdd(&warp_slot[warp * radix + digit[s]], 1u);
+  }
+  __syncthreads();
+
+  // Thread d: digit d's keys in the tile, published at once (later tiles can add them up
+  // while this one ranks), and where each warp's keys of digit d start (warps in order).
   unsigned* const this_status = plan.status_array == 0 ? a.status[0] : a.status[1];
   unsigned* const next_status = plan.status_array == 0 ? a.status[1] : a.status[0];
   const scan::WB_TRACK::tile_counter_status status{this_status + a.first_tile * radix, radix};
-
-  if constexpr (Shape::early) {  // count and publish before the ranking
-#pragma unroll
-    for (int s = 0; s < items; ++s) {
-      if (warp_first + 32 * s < valid) atomicAdd(&tile_count[digit[s]], 1u);
+  unsigned count = 0;
+  if (tid < radix) {
+    for (int w = 0; w < warps; ++w) {
+      const unsigned here = warp_slot[w * radix + tid];
+      warp_slot[w * radix + tid] = count;
+      count += here;
     }
-    __syncthreads();
-    if (tid < radix) {
-      status.publish(tile, tid, tile == 0 ? scan::WB_TRACK::tile_inclusive : scan::WB_TRACK::tile_partial,
-                     tile_count[tid]);
-    }
+    status.publish(tile, tid, tile == 0 ? scan::WB_TRACK::tile_inclusive : scan::WB_TRACK::tile_partial, count);
   }
+  const unsigned tile_start = digit_exclusive_sum(count, warp_totals);  // where digit d starts in the tile
+  if (tid < radix) {
+    for (int w = 0; w < warps; ++w) warp_slot[w * radix + tid] += tile_start;
+  }
+  __syncthreads();
 
-  // Rank within the warp, step by step: lanes with the same digit in one step are ranked by
-  // lane; the highest of them moves the warp's count of that digit on.
-  unsigned rank[items];
-  unsigned* my_count = warp_count + warp * radix;
+  // Rank within the warp, step by step: the lanes with the same digit in one step take
+  // consecutive slots, in lane order; the highest of them moves the warp's next slot on.
+  unsigned slot[items];
+  unsigned* my_slot = warp_slot + warp * radix;
   const unsigned lanes_up_to_me = 0xffffffffu >> (31 - lane);
 #pragma unroll
   for (int s = 0; s < items; ++s) {
     const unsigned peers = same_digit_lanes<Shape::peers>(digit[s]);
     const int leader = 31 - __clz(static_cast<int>(peers));
-    unsigned before = 0;
-    if (lane == leader) {
-      before = my_count[digit[s]];
-      my_count[digit[s]] = before + static_cast<unsigned>(__popc(peers));
-    }
-    __syncwarp();
-    before = __shfl_sync(all_lanes, before, leader);
-    rank[s] = before + static_cast<unsigned>(__popc(peers & lanes_up_to_me)) - 1u;
+    const unsigned up_to_me = static_cast<unsigned>(__popc(peers & lanes_up_to_me));
+    unsigned first = 0;
+    if (lane == leader) first = atomicAdd(&my_slot[digit[s]], static_cast<unsigned>(__popc(peers)));
+    first = __shfl_sync(all_lanes, first, leader);
+    slot[s] = first + up_to_me - 1u;
   }
-  __syncthreads();
 
-  // Thread d: digit d's keys in the tile, and before each warp's within it (warps in order).
-  unsigned count = 0;
-  if (tid < radix) {
-    for (int w = 0; w < Shape::warps; ++w) {
-      const unsigned here = warp_count[w * radix + tid];
-      warp_count[w * radix + tid] = count;
-      count += here;
-    }
-    if (tid == radix - 1) count -= static_cast<unsigned>(tile_keys - valid);  // the padding's digit
-    if constexpr (!Shape::early) {
-      status.publish(tile, tid, tile == 0 ? scan::WB_TRACK::tile_inclusive : scan::WB_TRACK::tile_partial, count);
-    }
-  }
-  const unsigned tile_start = digit_exclusive_sum(count, warp_totals);  // where digit d starts in the tile
+  // Thread d: digit d's keys in all earlier tiles of this portion (the look-back), hence
+  // where the tile's run of digit d goes in the output.
   if (tid < radix) {
     const unsigned before = scan::WB_TRACK::tile_counter_exclusive_prefix<4>(status, tile, tid, count);
     const std::uint64_t start = a.base_in[tid] + before;
     if (tile == a.portion_tiles - 1) a.base_out[tid] = start + count;  // the next portion starts here
     global_base[tid] = static_cast<long long>(start) - static_cast<long long>(tile_start);
-    for (int w = 0; w < Shape::warps; ++w) warp_count[w * radix + tid] += tile_start;
     // The next sorting pass's status array: the last one's words, cleared row by row.
     next_status[(a.first_tile + tile) * radix + tid] = 0;
   }
-  __syncthreads();
-#pragma unroll
-  for (int s = 0; s < items; ++s) rank[s] += warp_count[warp * radix + digit[s]];  // the slot in the tile
-  __syncthreads();  // staging overwrites the counts
+  __syncthreads();  // every slot taken before staging overwrites the counters
 
   // Stage the tile in digit order, then write it out slot by slot: neighbouring threads hold
   // neighbouring keys of one bucket (runs), so the stores coalesce.
 #pragma unroll
-  for (int s = 0; s < items; ++s) staging[rank[s]] = key[s];
+  for (int s = 0; s < items; ++s) {
+    if (warp_first + 32 * s < valid) staging[slot[s]] = key[s];
+  }
   __syncthreads();
   unsigned out_digit[items];
 #pragma unroll
@@ -287,7 +276,9 @@ __global__ void __launch_bounds__(Shape::block, Shape::min_blocks) onesweep_pass
     auto* staging_values = wb::dynamic_shared<std::uint32_t>();
     __syncthreads();  // every key is read out before the values overwrite the staging area
 #pragma unroll
-    for (int s = 0; s < items; ++s) staging_values[rank[s]] = value[s];
+    for (int s = 0; s < items; ++s) {
+      if (warp_first + 32 * s < valid) staging_values[slot[s]] = value[s];
+    }
     __syncthreads();
 #pragma unroll
     for (int k = 0; k < items; ++k) {

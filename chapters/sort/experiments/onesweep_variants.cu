@@ -120,10 +120,10 @@ int main(int argc, char** argv) {
   bool pairs = false;
   int reps = 10;
   app.add_option("--type", type);
-  app.add_option("--n", ns);
-  app.add_option("--log2n", log2ns);
-  app.add_option("--shapes", shapes);
-  app.add_option("--dist", dists);
+  app.add_option("--n", ns)->delimiter(',');
+  app.add_option("--log2n", log2ns)->delimiter(',');
+  app.add_option("--shapes", shapes)->delimiter(',');
+  app.add_option("--dist", dists)->delimiter(',');
   app.add_flag("--pairs", pairs);
   app.add_option("--reps", reps);
   CLI11_PARSE(app, argc, argv);
