@@ -92,6 +92,9 @@ void dispatch(const K* keys_in, K* keys_out, const std::uint32_t* values_in, std
       SORT_ONESWEEP_SHAPE(10, 384, 30, 1)
       SORT_ONESWEEP_SHAPE(11, 384, 19, 1)
       SORT_ONESWEEP_SHAPE(12, 384, 16, 2, peer_method::match_any)
+      SORT_ONESWEEP_SHAPE(13, 256, 20, 3)
+      SORT_ONESWEEP_SHAPE(14, 384, 21, 2)
+      SORT_ONESWEEP_SHAPE(15, 320, 21, 3)
       default: break;
     }
 #undef SORT_ONESWEEP_SHAPE

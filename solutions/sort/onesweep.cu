@@ -190,13 +190,11 @@ __global__ void __launch_bounds__(Shape::block, Shape::min_blocks) onesweep_pass
   // (the last tile): padding, ranked after every real key of its warp and never written.
   const int warp_first = warp * 32 * items + lane;
   U key[items];
-  std::uint32_t value[items];
   unsigned digit[items];
 #pragma unroll
   for (int s = 0; s < items; ++s) {
     const int j = warp_first + 32 * s;
     key[s] = j < valid ? key_bits<K>::to_bits(src_keys[tile_begin + j]) : ~U{0};
-    if constexpr (Pairs) value[s] = j < valid ? plan.src_values[tile_begin + j] : 0u;
     digit[s] = digit_of(key[s], a.shift, onesweep_bits);
   }
 
@@ -243,6 +241,15 @@ __global__ void __launch_bounds__(Shape::block, Shape::min_blocks) onesweep_pass
     slot[s] = first + up_to_me - 1u;
   }
 
+  __syncthreads();  // every slot taken before staging overwrites the counters
+
+  // Stage the tile in digit order (then write it out slot by slot: neighbouring threads hold
+  // neighbouring keys of one bucket, so the stores coalesce).
+#pragma unroll
+  for (int s = 0; s < items; ++s) {
+    if (warp_first + 32 * s < valid) staging[slot[s]] = key[s];
+  }
+
   // Thread d: digit d's keys in all earlier tiles of this portion (the look-back), hence
   // where the tile's run of digit d goes in the output.
   if (tid < radix) {
@@ -252,14 +259,6 @@ __global__ void __launch_bounds__(Shape::block, Shape::min_blocks) onesweep_pass
     global_base[tid] = static_cast<long long>(start) - static_cast<long long>(tile_start);
     // The next sorting pass's status array: the last one's words, cleared row by row.
     next_status[(a.first_tile + tile) * radix + tid] = 0;
-  }
-  __syncthreads();  // every slot taken before staging overwrites the counters
-
-  // Stage the tile in digit order, then write it out slot by slot: neighbouring threads hold
-  // neighbouring keys of one bucket (runs), so the stores coalesce.
-#pragma unroll
-  for (int s = 0; s < items; ++s) {
-    if (warp_first + 32 * s < valid) staging[slot[s]] = key[s];
   }
   __syncthreads();
   unsigned out_digit[items];
@@ -273,6 +272,13 @@ __global__ void __launch_bounds__(Shape::block, Shape::min_blocks) onesweep_pass
     }
   }
   if constexpr (Pairs) {
+    // The values only now: their registers are free while the keys are ranked.
+    std::uint32_t value[items];
+#pragma unroll
+    for (int s = 0; s < items; ++s) {
+      const int j = warp_first + 32 * s;
+      if (j < valid) value[s] = plan.src_values[tile_begin + j];
+    }
     auto* staging_values = wb::dynamic_shared<std::uint32_t>();
     __syncthreads();  // every key is read out before the values overwrite the staging area
 #pragma unroll
