@@ -39,8 +39,8 @@ struct default_shape {
   int block, items, min_blocks;
 };
 constexpr default_shape default_shape_for(std::size_t key_bytes, bool pairs) {
-  if (key_bytes == 4) return pairs ? default_shape{384, 16, 2} : default_shape{384, 19, 2};
-  return pairs ? default_shape{384, 16, 1} : default_shape{384, 16, 2};
+  if (key_bytes == 4) return pairs ? default_shape{384, 21, 2} : default_shape{384, 16, 3};
+  return pairs ? default_shape{448, 16, 2} : default_shape{384, 21, 2};
 }
 inline constexpr std::int64_t smallest_tile = 4096;
 

@@ -80,21 +80,20 @@ void dispatch(const K* keys_in, K* keys_out, const std::uint32_t* values_in, std
 #define SORT_ONESWEEP_SHAPE(i, ...) \
   case i: return run<K, Pairs, shape<__VA_ARGS__>>(keys_in, keys_out, values_in, values_out, n, ws, cfg);
     switch (which) {
-      SORT_ONESWEEP_SHAPE(1, 384, 19, 2, peer_method::match_any)
-      SORT_ONESWEEP_SHAPE(2, 256, 16, 2)
+      SORT_ONESWEEP_SHAPE(1, 384, 19, 2)
+      SORT_ONESWEEP_SHAPE(2, 384, 16, 2)
       SORT_ONESWEEP_SHAPE(3, 384, 23, 2)
-      SORT_ONESWEEP_SHAPE(4, 512, 16, 1)
-      SORT_ONESWEEP_SHAPE(5, 384, 16, 2)
-      SORT_ONESWEEP_SHAPE(6, 256, 24, 2)
-      SORT_ONESWEEP_SHAPE(7, 384, 12, 2)
-      SORT_ONESWEEP_SHAPE(8, 512, 12, 2)
-      SORT_ONESWEEP_SHAPE(9, 448, 16, 2)
-      SORT_ONESWEEP_SHAPE(10, 384, 30, 1)
-      SORT_ONESWEEP_SHAPE(11, 384, 19, 1)
-      SORT_ONESWEEP_SHAPE(12, 384, 16, 2, peer_method::match_any)
-      SORT_ONESWEEP_SHAPE(13, 256, 20, 3)
-      SORT_ONESWEEP_SHAPE(14, 384, 21, 2)
-      SORT_ONESWEEP_SHAPE(15, 320, 21, 3)
+      SORT_ONESWEEP_SHAPE(4, 384, 21, 2)
+      SORT_ONESWEEP_SHAPE(5, 448, 16, 2)
+      SORT_ONESWEEP_SHAPE(6, 512, 12, 2)
+      SORT_ONESWEEP_SHAPE(7, 320, 21, 3)
+      SORT_ONESWEEP_SHAPE(8, 384, 19, 3)
+      SORT_ONESWEEP_SHAPE(9, 384, 16, 3)
+      SORT_ONESWEEP_SHAPE(10, 384, 17, 3)
+      SORT_ONESWEEP_SHAPE(11, 256, 20, 3)
+      SORT_ONESWEEP_SHAPE(12, 256, 24, 3)
+      SORT_ONESWEEP_SHAPE(13, 384, 19, 2, peer_method::match_any)
+      SORT_ONESWEEP_SHAPE(14, 512, 15, 2)
       default: break;
     }
 #undef SORT_ONESWEEP_SHAPE

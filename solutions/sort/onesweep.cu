@@ -27,6 +27,7 @@ using namespace sort::onesweep;
 namespace {
 
 constexpr unsigned all_lanes = 0xffffffffu;
+constexpr int out_unroll = 4;  // write-out steps unrolled: enough stores in flight, few registers
 constexpr int histogram_block = 256;
 constexpr int histogram_items = 8;  // keys a thread loads at once: several loads in flight
 
@@ -144,84 +145,74 @@ __global__ void __launch_bounds__(radix)
   }
 }
 
-// 3. One pass over one portion: see the top of the file. Shared memory: Shape::warps * radix
-// unsigned (each warp's digit counts, then where its keys of each digit go in the tile),
-// reused as the staging area of the tile (Shape::tile keys, then values).
-template <class K, bool Pairs, class Shape>
-__global__ void __launch_bounds__(Shape::block, Shape::min_blocks) onesweep_pass_kernel(const pass_args a) {
+// The shared memory of a pass block besides the dynamic area.
+// Kept here rather than in registers, so the keys and their slots have the registers.
+struct pass_shared {
+  pass_plan plan;
+  unsigned tile_number;
+  unsigned warp_totals[radix / 32];
+  unsigned tile_count[radix];    // the tile's keys of digit d
+  unsigned tile_start[radix];    // where they start in the tile
+  long long global_base[radix];  // the key in staging slot j with digit d goes to global_base[d] + j
+};
+
+// One tile of a pass (Full: all Shape::tile keys present, so no bounds checks).
+template <class K, bool Pairs, class Shape, bool Full>
+__device__ __forceinline__ void sort_tile(const pass_args& a, pass_shared& sh, std::int64_t tile, int valid) {
   using U = bits_of<K>;
   constexpr int block = Shape::block;
   constexpr int items = Shape::items;
   constexpr int warps = Shape::warps;
   constexpr int tile_keys = Shape::tile;
-  const pass_plan plan = *a.plan;
-  if (plan.mode == pass_skip) return;
-  const K* src_keys = static_cast<const K*>(plan.src_keys);
-  K* dst_keys = static_cast<K*>(plan.dst_keys);
-  const int tid = static_cast<int>(threadIdx.x);
-  if (plan.mode == pass_copy) {  // every pass skipped: the output is the input
-    const std::int64_t begin = a.portion_begin + static_cast<std::int64_t>(blockIdx.x) * tile_keys;
-    const std::int64_t end = begin + tile_keys < a.n ? begin + tile_keys : a.n;
-    for (std::int64_t i = begin + tid; i < end; i += block) {
-      dst_keys[i] = src_keys[i];
-      if constexpr (Pairs) plan.dst_values[i] = plan.src_values[i];
-    }
-    return;
-  }
-
-  __shared__ unsigned tile_number;
-  __shared__ long long global_base[radix];  // the key in staging slot j with digit d goes to global_base[d] + j
-  __shared__ unsigned warp_totals[radix / 32];
+  const K* src_keys = static_cast<const K*>(sh.plan.src_keys);
   unsigned* warp_slot = wb::dynamic_shared<unsigned>();  // [warp][digit]: the warp's count, then its next slot
   U* staging = wb::dynamic_shared<U>();                  // the tile in digit order (after the ranking)
+  const int tid = static_cast<int>(threadIdx.x);
   const int lane = tid & 31;
   const int warp = tid >> 5;
-
-  // A tile number in the order blocks start: every earlier tile belongs to a running block.
-  if (tid == 0) tile_number = atomicAdd(a.tile_counter, 1u);
-  for (int i = tid; i < warps * radix; i += block) warp_slot[i] = 0;
-  __syncthreads();
-  const std::int64_t tile = tile_number;
   const std::int64_t tile_begin = a.portion_begin + tile * tile_keys;
-  const int valid = a.n - tile_begin < tile_keys ? static_cast<int>(a.n - tile_begin) : tile_keys;
+  auto digit = [&](U bits) { return digit_of(bits, a.shift, onesweep_bits); };
 
   // Warp w holds the tile's keys [w * 32 * items, (w + 1) * 32 * items), lane l the ones at
   // 32 s + l: coalesced loads, and (warp, step, lane) order is input order. Past the end
   // (the last tile): padding, ranked after every real key of its warp and never written.
   const int warp_first = warp * 32 * items + lane;
+  auto present = [&](int s) { return Full || warp_first + 32 * s < valid; };
   U key[items];
-  unsigned digit[items];
 #pragma unroll
   for (int s = 0; s < items; ++s) {
-    const int j = warp_first + 32 * s;
-    key[s] = j < valid ? key_bits<K>::to_bits(src_keys[tile_begin + j]) : ~U{0};
-    digit[s] = digit_of(key[s], a.shift, onesweep_bits);
+    key[s] = present(s) ? key_bits<K>::to_bits(src_keys[tile_begin + warp_first + 32 * s]) : ~U{0};
   }
 
   // Early counts: each warp counts its keys per digit (shared atomics on its own counters).
 #pragma unroll
   for (int s = 0; s < items; ++s) {
-    if (warp_first + 32 * s < valid) atomicAdd(&warp_slot[warp * radix + digit[s]], 1u);
+    if (present(s)) atomicAdd(&warp_slot[warp * radix + digit(key[s])], 1u);
   }
   __syncthreads();
 
   // Thread d: digit d's keys in the tile, published at once (later tiles can add them up
   // while this one ranks), and where each warp's keys of digit d start (warps in order).
-  unsigned* const this_status = plan.status_array == 0 ? a.status[0] : a.status[1];
-  unsigned* const next_status = plan.status_array == 0 ? a.status[1] : a.status[0];
-  const scan::WB_TRACK::tile_counter_status status{this_status + a.first_tile * radix, radix};
+  auto status = [&] {  // this pass's status words of this portion
+    unsigned* const words = sh.plan.status_array == 0 ? a.status[0] : a.status[1];
+    return scan::WB_TRACK::tile_counter_status{words + a.first_tile * radix, radix};
+  };
   unsigned count = 0;
   if (tid < radix) {
+#pragma unroll
     for (int w = 0; w < warps; ++w) {
       const unsigned here = warp_slot[w * radix + tid];
       warp_slot[w * radix + tid] = count;
       count += here;
     }
-    status.publish(tile, tid, tile == 0 ? scan::WB_TRACK::tile_inclusive : scan::WB_TRACK::tile_partial, count);
+    status().publish(tile, tid, tile == 0 ? scan::WB_TRACK::tile_inclusive : scan::WB_TRACK::tile_partial, count);
+    sh.tile_count[tid] = count;
   }
-  const unsigned tile_start = digit_exclusive_sum(count, warp_totals);  // where digit d starts in the tile
+  const unsigned start_in_tile = digit_exclusive_sum(count, sh.warp_totals);  // where digit d starts in the tile
   if (tid < radix) {
-    for (int w = 0; w < warps; ++w) warp_slot[w * radix + tid] += tile_start;
+    sh.tile_start[tid] = start_in_tile;
+#pragma unroll
+    for (int w = 0; w < warps; ++w) warp_slot[w * radix + tid] += start_in_tile;
   }
   __syncthreads();
 
@@ -230,45 +221,58 @@ __global__ void __launch_bounds__(Shape::block, Shape::min_blocks) onesweep_pass
   unsigned slot[items];
   unsigned* my_slot = warp_slot + warp * radix;
   const unsigned lanes_up_to_me = 0xffffffffu >> (31 - lane);
+  unsigned previous = 0;
 #pragma unroll
   for (int s = 0; s < items; ++s) {
-    const unsigned peers = same_digit_lanes<Shape::peers>(digit[s]);
+    unsigned d = digit(key[s]);
+#if defined(WB_BACKEND_CUDA)
+    // Step s starts after step s - 1 (an empty asm the compiler cannot see through): it
+    // would otherwise compute every step's peers at once and run out of registers.
+    asm volatile("" : "+r"(d) : "r"(previous));
+#else
+    (void)previous;
+#endif
+    const unsigned peers = same_digit_lanes<Shape::peers>(d);
     const int leader = 31 - __clz(static_cast<int>(peers));
     const unsigned up_to_me = static_cast<unsigned>(__popc(peers & lanes_up_to_me));
     unsigned first = 0;
-    if (lane == leader) first = atomicAdd(&my_slot[digit[s]], static_cast<unsigned>(__popc(peers)));
+    if (lane == leader) first = atomicAdd(&my_slot[d], static_cast<unsigned>(__popc(peers)));
     first = __shfl_sync(all_lanes, first, leader);
     slot[s] = first + up_to_me - 1u;
+    previous = first;
   }
-
   __syncthreads();  // every slot taken before staging overwrites the counters
 
   // Stage the tile in digit order (then write it out slot by slot: neighbouring threads hold
   // neighbouring keys of one bucket, so the stores coalesce).
 #pragma unroll
   for (int s = 0; s < items; ++s) {
-    if (warp_first + 32 * s < valid) staging[slot[s]] = key[s];
+    if (present(s)) staging[slot[s]] = key[s];
   }
 
   // Thread d: digit d's keys in all earlier tiles of this portion (the look-back), hence
   // where the tile's run of digit d goes in the output.
   if (tid < radix) {
-    const unsigned before = scan::WB_TRACK::tile_counter_exclusive_prefix<4>(status, tile, tid, count);
+    const unsigned tile_count = sh.tile_count[tid];
+    const unsigned before = scan::WB_TRACK::tile_counter_exclusive_prefix<4>(status(), tile, tid, tile_count);
     const std::uint64_t start = a.base_in[tid] + before;
-    if (tile == a.portion_tiles - 1) a.base_out[tid] = start + count;  // the next portion starts here
-    global_base[tid] = static_cast<long long>(start) - static_cast<long long>(tile_start);
+    if (tile == a.portion_tiles - 1) a.base_out[tid] = start + tile_count;  // the next portion starts here
+    sh.global_base[tid] = static_cast<long long>(start) - static_cast<long long>(sh.tile_start[tid]);
     // The next sorting pass's status array: the last one's words, cleared row by row.
+    unsigned* const next_status = sh.plan.status_array == 0 ? a.status[1] : a.status[0];
     next_status[(a.first_tile + tile) * radix + tid] = 0;
   }
   __syncthreads();
-  unsigned out_digit[items];
-#pragma unroll
+  K* dst_keys = static_cast<K*>(sh.plan.dst_keys);
+  unsigned out_digit[Pairs ? items : 1];
+#pragma unroll out_unroll
   for (int k = 0; k < items; ++k) {
     const int j = k * block + tid;
-    if (j < valid) {
+    if (Full || j < valid) {
       const U bits = staging[j];
-      out_digit[k] = digit_of(bits, a.shift, onesweep_bits);
-      dst_keys[global_base[out_digit[k]] + j] = key_bits<K>::from_bits(bits);
+      const unsigned d = digit(bits);
+      if constexpr (Pairs) out_digit[k] = d;
+      dst_keys[sh.global_base[d] + j] = key_bits<K>::from_bits(bits);
     }
   }
   if constexpr (Pairs) {
@@ -276,21 +280,60 @@ __global__ void __launch_bounds__(Shape::block, Shape::min_blocks) onesweep_pass
     std::uint32_t value[items];
 #pragma unroll
     for (int s = 0; s < items; ++s) {
-      const int j = warp_first + 32 * s;
-      if (j < valid) value[s] = plan.src_values[tile_begin + j];
+      if (present(s)) value[s] = sh.plan.src_values[tile_begin + warp_first + 32 * s];
     }
     auto* staging_values = wb::dynamic_shared<std::uint32_t>();
     __syncthreads();  // every key is read out before the values overwrite the staging area
 #pragma unroll
     for (int s = 0; s < items; ++s) {
-      if (warp_first + 32 * s < valid) staging_values[slot[s]] = value[s];
+      if (present(s)) staging_values[slot[s]] = value[s];
     }
     __syncthreads();
-#pragma unroll
+#pragma unroll out_unroll
     for (int k = 0; k < items; ++k) {
       const int j = k * block + tid;
-      if (j < valid) plan.dst_values[global_base[out_digit[k]] + j] = staging_values[j];
+      if (Full || j < valid) sh.plan.dst_values[sh.global_base[out_digit[k]] + j] = staging_values[j];
     }
+  }
+}
+
+// 3. One pass over one portion: see the top of the file. Shared memory: Shape::warps * radix
+// unsigned (each warp's digit counts, then where its keys of each digit go in the tile),
+// reused as the staging area of the tile (Shape::tile keys, then values).
+template <class K, bool Pairs, class Shape>
+__global__ void __launch_bounds__(Shape::block, Shape::min_blocks) onesweep_pass_kernel(const pass_args a) {
+  constexpr int block = Shape::block;
+  constexpr int tile_keys = Shape::tile;
+  const int mode = a.plan->mode;
+  if (mode == pass_skip) return;
+  const int tid = static_cast<int>(threadIdx.x);
+  if (mode == pass_copy) {  // every pass skipped: the output is the input
+    const pass_plan plan = *a.plan;
+    const K* src_keys = static_cast<const K*>(plan.src_keys);
+    K* dst_keys = static_cast<K*>(plan.dst_keys);
+    const std::int64_t begin = a.portion_begin + static_cast<std::int64_t>(blockIdx.x) * tile_keys;
+    const std::int64_t end = begin + tile_keys < a.n ? begin + tile_keys : a.n;
+    for (std::int64_t i = begin + tid; i < end; i += block) {
+      dst_keys[i] = src_keys[i];
+      if constexpr (Pairs) plan.dst_values[i] = plan.src_values[i];
+    }
+    return;
+  }
+  __shared__ pass_shared sh;
+  unsigned* warp_slot = wb::dynamic_shared<unsigned>();
+  // A tile number in the order blocks start: every earlier tile belongs to a running block.
+  if (tid == 0) {
+    sh.tile_number = atomicAdd(a.tile_counter, 1u);
+    sh.plan = *a.plan;
+  }
+  for (int i = tid; i < Shape::warps * radix; i += block) warp_slot[i] = 0;
+  __syncthreads();
+  const std::int64_t tile = sh.tile_number;
+  const std::int64_t left = a.n - (a.portion_begin + tile * tile_keys);
+  if (left >= tile_keys) {
+    sort_tile<K, Pairs, Shape, true>(a, sh, tile, tile_keys);
+  } else {
+    sort_tile<K, Pairs, Shape, false>(a, sh, tile, static_cast<int>(left));
   }
 }
 
