@@ -33,16 +33,18 @@ struct shape {
   static_assert(Block % 32 == 0 && Block >= radix, "one thread per digit");
 };
 
-// The shape stage 5 runs for keys of key_bytes, with or without 32-bit values; and the
-// smallest tile of any shape (the workspace is sized for it).
+// The shape stage 5 runs for keys of key_bytes, with or without 32-bit values: the fastest
+// of the shapes measured on an H100 (chapter README), each fitting its keys, slots (and
+// values) in the registers that MinBlocks blocks an SM leave. smallest_tile: the smallest
+// tile of these (the workspace is sized for it).
 struct default_shape {
   int block, items, min_blocks;
 };
 constexpr default_shape default_shape_for(std::size_t key_bytes, bool pairs) {
-  if (key_bytes == 4) return pairs ? default_shape{384, 21, 2} : default_shape{384, 16, 3};
-  return pairs ? default_shape{448, 16, 2} : default_shape{384, 21, 2};
+  if (key_bytes == 4) return pairs ? default_shape{384, 23, 2} : default_shape{384, 16, 3};
+  return pairs ? default_shape{384, 16, 2} : default_shape{512, 12, 2};
 }
-inline constexpr std::int64_t smallest_tile = 4096;
+inline constexpr std::int64_t smallest_tile = 6144;
 
 // What a pass does, decided on the device from the histogram (so the host never waits).
 enum pass_mode : int {

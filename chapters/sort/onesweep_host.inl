@@ -3,9 +3,7 @@
 // It never waits for the device: which passes run is decided there (the plan).
 #include <algorithm>
 #include <cstddef>
-#include <cstdlib>
 #include <stdexcept>
-#include <type_traits>
 
 namespace sort::WB_TRACK {
 
@@ -64,43 +62,14 @@ void run(const K* keys_in, K* keys_out, const std::uint32_t* values_in, std::uin
   }
 }
 
-// The tile shapes measured (uint32 and int64 keys choose one with WB_ONESWEEP_SHAPE=index);
-// every other key type runs the default of its size.
-using peer_method = sort::onesweep::peer_method;
-template <int Block, int Items, int MinBlocks, peer_method Peers = peer_method::ballots>
-using shape = sort::onesweep::shape<Block, Items, Peers, MinBlocks>;
-
+// The tile shape for K (onesweep.hpp's default_shape_for), and values or not.
 template <class K, bool Pairs>
 void dispatch(const K* keys_in, K* keys_out, const std::uint32_t* values_in, std::uint32_t* values_out,
               std::int64_t n, const workspace& ws, const config& cfg) {
-#if defined(WB_BACKEND_CUDA)
-  if constexpr (std::is_same_v<K, std::uint32_t> || std::is_same_v<K, std::int64_t>) {
-    const char* env = std::getenv("WB_ONESWEEP_SHAPE");
-    const int which = env != nullptr ? std::atoi(env) : 0;
-#define SORT_ONESWEEP_SHAPE(i, ...) \
-  case i: return run<K, Pairs, shape<__VA_ARGS__>>(keys_in, keys_out, values_in, values_out, n, ws, cfg);
-    switch (which) {
-      SORT_ONESWEEP_SHAPE(1, 384, 19, 2)
-      SORT_ONESWEEP_SHAPE(2, 384, 16, 2)
-      SORT_ONESWEEP_SHAPE(3, 384, 23, 2)
-      SORT_ONESWEEP_SHAPE(4, 384, 21, 2)
-      SORT_ONESWEEP_SHAPE(5, 448, 16, 2)
-      SORT_ONESWEEP_SHAPE(6, 512, 12, 2)
-      SORT_ONESWEEP_SHAPE(7, 320, 21, 3)
-      SORT_ONESWEEP_SHAPE(8, 384, 19, 3)
-      SORT_ONESWEEP_SHAPE(9, 384, 16, 3)
-      SORT_ONESWEEP_SHAPE(10, 384, 17, 3)
-      SORT_ONESWEEP_SHAPE(11, 256, 20, 3)
-      SORT_ONESWEEP_SHAPE(12, 256, 24, 3)
-      SORT_ONESWEEP_SHAPE(13, 384, 19, 2, peer_method::match_any)
-      SORT_ONESWEEP_SHAPE(14, 512, 15, 2)
-      default: break;
-    }
-#undef SORT_ONESWEEP_SHAPE
-  }
-#endif
+  using sort::onesweep::peer_method;
   constexpr auto d = sort::onesweep::default_shape_for(sizeof(bits_of<K>), Pairs);
-  run<K, Pairs, shape<d.block, d.items, d.min_blocks>>(keys_in, keys_out, values_in, values_out, n, ws, cfg);
+  run<K, Pairs, sort::onesweep::shape<d.block, d.items, peer_method::ballots, d.min_blocks>>(
+      keys_in, keys_out, values_in, values_out, n, ws, cfg);
 }
 
 }  // namespace onesweep_host

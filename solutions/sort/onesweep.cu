@@ -27,7 +27,6 @@ using namespace sort::onesweep;
 namespace {
 
 constexpr unsigned all_lanes = 0xffffffffu;
-constexpr int out_unroll = 4;  // write-out steps unrolled: enough stores in flight, few registers
 constexpr int histogram_block = 256;
 constexpr int histogram_items = 8;  // keys a thread loads at once: several loads in flight
 
@@ -226,9 +225,11 @@ __device__ __forceinline__ void sort_tile(const pass_args& a, pass_shared& sh, s
   for (int s = 0; s < items; ++s) {
     unsigned d = digit(key[s]);
 #if defined(WB_BACKEND_CUDA)
-    // Step s starts after step s - 1 (an empty asm the compiler cannot see through): it
-    // would otherwise compute every step's peers at once and run out of registers.
-    asm volatile("" : "+r"(d) : "r"(previous));
+    // 32-bit keys: step s starts after step s - 1 (an empty asm the compiler cannot see
+    // through). The compiler would otherwise compute every step's peers at once and need
+    // more registers than three blocks of 384 threads an SM leave (56). 64-bit keys run two
+    // blocks an SM, where the overlap of steps pays.
+    if constexpr (sizeof(U) == 4) asm volatile("" : "+r"(d) : "r"(previous));
 #else
     (void)previous;
 #endif
@@ -265,7 +266,7 @@ __device__ __forceinline__ void sort_tile(const pass_args& a, pass_shared& sh, s
   __syncthreads();
   K* dst_keys = static_cast<K*>(sh.plan.dst_keys);
   unsigned out_digit[Pairs ? items : 1];
-#pragma unroll out_unroll
+#pragma unroll
   for (int k = 0; k < items; ++k) {
     const int j = k * block + tid;
     if (Full || j < valid) {
@@ -289,7 +290,7 @@ __device__ __forceinline__ void sort_tile(const pass_args& a, pass_shared& sh, s
       if (present(s)) staging_values[slot[s]] = value[s];
     }
     __syncthreads();
-#pragma unroll out_unroll
+#pragma unroll
     for (int k = 0; k < items; ++k) {
       const int j = k * block + tid;
       if (Full || j < valid) sh.plan.dst_values[sh.global_base[out_digit[k]] + j] = staging_values[j];

@@ -1,12 +1,13 @@
-// The stage-5 experiment: tile shapes of the onesweep pass (WB_ONESWEEP_SHAPE, uint32 keys;
-// the other key types run the default) against CUB's radix sort on the same device input,
-// generated on the device (so 2^28 and more keys start at once), checked against CUB's
-// output on the device. cuda backend only.
+// Stage 5 against CUB's radix sort on the same device input, across sizes, key types and
+// distributions: the input is generated on the device (so 2^28 and more keys start at once)
+// and stage 5's output is checked against CUB's on the device. cuda backend only.
 //
-//   sort_onesweep_variants --type uint32 --log2n 28 --pairs --shapes 0,1,2 --dist uniform
+//   sort_onesweep_vs_cub --type uint32 --log2n 16,20,24,28 --pairs --dist 0,1,2
+//
+// --dist: 0 uniform bits, 1 sixteen distinct keys, 2 all equal, 3 sorted, 4 the low 31 bits
+// only (64-bit keys: half the passes skipped), 5 only the top byte varies.
 #include <cstdint>
 #include <cstdio>
-#include <cstdlib>
 #include <functional>
 #include <string>
 #include <vector>
@@ -29,8 +30,6 @@ __host__ __device__ std::uint64_t mix(std::uint64_t x) {
   return x ^ (x >> 31);
 }
 
-// dist: 0 uniform bits, 1 sixteen distinct, 2 all equal, 3 sorted, 4 low 32 bits only
-// (64-bit keys: half the passes skipped), 5 only the top byte varies.
 template <class K>
 __global__ void generate_kernel(K* keys, std::uint32_t* values, std::int64_t n, int dist, std::uint64_t seed) {
   for (std::int64_t i = wb::global_thread_index(); i < n; i += wb::grid_thread_count()) {
@@ -66,7 +65,7 @@ __global__ void mismatch_kernel(const K* a, const K* b, const std::uint32_t* va,
 }
 
 template <class K>
-int run(std::int64_t n, bool pairs, int dist, const std::vector<int>& shapes, int reps, const std::string& type) {
+int run(std::int64_t n, bool pairs, int dist, int reps, const std::string& type) {
   wb::device_buffer<K> keys(static_cast<std::size_t>(n)), out(static_cast<std::size_t>(n)), ref(static_cast<std::size_t>(n));
   wb::device_buffer<std::uint32_t> values(pairs ? n : 0), vout(pairs ? n : 0), vref(pairs ? n : 0);
   wb::launch({dim3(2048), dim3(256)}, generate_kernel<K>, keys.data(), pairs ? values.data() : nullptr, n, dist,
@@ -80,49 +79,42 @@ int run(std::int64_t n, bool pairs, int dist, const std::vector<int>& shapes, in
                                       temp_bytes);
   };
   const auto cub_time = wb::time_gpu(std::ref(cub), {2, reps, true});
-  sort::config cfg{};
+  const sort::config cfg{};
   wb::workspace_buffer ws(sort::onesweep_workspace_bytes(n, sizeof(K), cfg));
+  out.fill_bytes(0xA5);
+  if (pairs) vout.fill_bytes(0xA5);
+  auto ours = [&] {
+    sort::solution::sort_onesweep<K>(keys.data(), out.data(), vin, pairs ? vout.data() : nullptr, n, ws.view(), cfg);
+  };
+  ours();
   wb::device_buffer<unsigned long long> bad(1);
-  int failures = 0;
-  for (const int shape : shapes) {
-    setenv("WB_ONESWEEP_SHAPE", std::to_string(shape).c_str(), 1);
-    out.fill_bytes(0xA5);
-    if (pairs) vout.fill_bytes(0xA5);
-    auto ours = [&] {
-      sort::solution::sort_onesweep<K>(keys.data(), out.data(), vin, pairs ? vout.data() : nullptr, n, ws.view(), cfg);
-    };
-    ours();
-    bad.fill_bytes(0);
-    wb::launch({dim3(2048), dim3(256)}, mismatch_kernel<K>, static_cast<const K*>(out.data()),
-               static_cast<const K*>(ref.data()), pairs ? static_cast<const std::uint32_t*>(vout.data()) : nullptr,
-               pairs ? static_cast<const std::uint32_t*>(vref.data()) : nullptr, n, bad.data());
-    const auto mismatches = bad.to_host()[0];
-    const auto t = wb::time_gpu(std::ref(ours), {2, reps, true});
-    std::printf("%-6s dist%d n=%11lld %-5s shape %2d: %9.4f ms (min %8.4f)  cub %9.4f ms  cub/ours %5.2f  %s (%llu)\n",
-                type.c_str(), dist, static_cast<long long>(n), pairs ? "pairs" : "keys", shape, t.median_ms, t.min_ms,
-                cub_time.median_ms, cub_time.median_ms / t.median_ms, mismatches == 0 ? "ok" : "WRONG",
-                static_cast<unsigned long long>(mismatches));
-    failures += mismatches != 0;
-  }
+  bad.fill_bytes(0);
+  wb::launch({dim3(2048), dim3(256)}, mismatch_kernel<K>, static_cast<const K*>(out.data()),
+             static_cast<const K*>(ref.data()), pairs ? static_cast<const std::uint32_t*>(vout.data()) : nullptr,
+             pairs ? static_cast<const std::uint32_t*>(vref.data()) : nullptr, n, bad.data());
+  const auto mismatches = bad.to_host()[0];
+  const auto t = wb::time_gpu(std::ref(ours), {2, reps, true});
+  std::printf("%-6s dist%d n=%11lld %-5s stage 5 %9.4f ms (min %8.4f)  cub %9.4f ms  cub/ours %5.2f  %s (%llu)\n",
+              type.c_str(), dist, static_cast<long long>(n), pairs ? "pairs" : "keys", t.median_ms, t.min_ms,
+              cub_time.median_ms, cub_time.median_ms / t.median_ms, mismatches == 0 ? "ok" : "WRONG",
+              static_cast<unsigned long long>(mismatches));
   std::fflush(stdout);
-  return failures;
+  return mismatches == 0 ? 0 : 1;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"stage-5 tile shapes against CUB"};
+  CLI::App app{"stage 5 against CUB's radix sort, device-generated input"};
   std::string type = "uint32";
   std::vector<std::int64_t> ns;
   std::vector<int> log2ns;
-  std::vector<int> shapes{0};
   std::vector<int> dists{0};
   bool pairs = false;
   int reps = 10;
   app.add_option("--type", type);
   app.add_option("--n", ns)->delimiter(',');
   app.add_option("--log2n", log2ns)->delimiter(',');
-  app.add_option("--shapes", shapes)->delimiter(',');
   app.add_option("--dist", dists)->delimiter(',');
   app.add_flag("--pairs", pairs);
   app.add_option("--reps", reps);
@@ -131,10 +123,10 @@ int main(int argc, char** argv) {
   int failures = 0;
   for (const auto n : ns) {
     for (const int dist : dists) {
-      if (type == "uint32") failures += run<std::uint32_t>(n, pairs, dist, shapes, reps, type);
-      else if (type == "int32") failures += run<std::int32_t>(n, pairs, dist, shapes, reps, type);
-      else if (type == "float") failures += run<float>(n, pairs, dist, shapes, reps, type);
-      else failures += run<std::int64_t>(n, pairs, dist, shapes, reps, type);
+      if (type == "uint32") failures += run<std::uint32_t>(n, pairs, dist, reps, type);
+      else if (type == "int32") failures += run<std::int32_t>(n, pairs, dist, reps, type);
+      else if (type == "float") failures += run<float>(n, pairs, dist, reps, type);
+      else failures += run<std::int64_t>(n, pairs, dist, reps, type);
     }
   }
   return failures == 0 ? 0 : 1;
