@@ -66,14 +66,16 @@ inline constexpr std::array<wb::stage, 7> stages = {{
       "exclusive sum of each pass's counts; a pass with one digit holding all n keys is skipped; sorting passes "
       "alternate buffers so the last writes keys_out (none: the last pass copies). pass: tile number from the "
       "counter; keys in registers (warp w owns 32 x items consecutive keys, lane l the ones at 32 s + l); count "
-      "the digits with shared atomics and publish them at once; rank within the warp step by step "
-      "(__match_any_sync: peers with your digit; the highest peer moves the warp's count on); per digit: sum "
-      "over warps, look back, publish inclusive; stage the keys in shared memory in digit order and write slot "
-      "j to base[d] + before[d] - tile_start[d] + j.",
-      "peers = __match_any_sync(~0u, d); leader = 31 - __clz(peers); if lane == leader { b = count[w][d]; "
-      "count[w][d] = b + popc(peers) }; __syncwarp(); rank = shfl(b, leader) + popc(peers & lanes <= me) - 1. "
-      "Status word = state << 30 | count, one 32-bit volatile access (the solution takes it from the scan "
-      "chapter's tile_lookback.cuh); look back 4 tiles at a time, spin while a word is 0. slot = tile_start[d] + (digit d's keys in earlier warps) + rank."}},
+      "each warp's digits with shared atomics; per digit: sum over warps and publish at once, a block scan "
+      "gives where each warp's keys of each digit start; rank within the warp step by step (the lanes sharing "
+      "your digit: __match_any_sync, or 8 __ballot_sync votes, faster on an H100; the highest of them moves "
+      "the warp's slot on); per digit: look back, publish inclusive; stage the keys in shared memory in digit "
+      "order and write slot j to base[d] + before[d] - tile_start[d] + j.",
+      "peers = __match_any_sync(~0u, d); leader = 31 - __clz(peers); if lane == leader: first = "
+      "atomicAdd(&slot[w][d], popc(peers)); first = shfl(first, leader); my slot = first + popc(peers & lanes "
+      "<= me) - 1, where slot[w][d] started at tile_start[d] + digit d's keys in earlier warps. Status word = "
+      "state << 30 | count, one 32-bit volatile access (the solution takes it from the scan chapter's "
+      "tile_lookback.cuh); look back 4 tiles at a time, spin while a word is 0."}},
     {6, "sort/6 merge", "merge sort: sort tiles, then merge pass after pass", "PMPP §13.7", "merge_sort.cu",
      {"Sort small tiles in shared memory, then merge pairs of sorted runs, doubling the run length each pass: "
       "log2(n / tile) passes over global memory.",
