@@ -15,8 +15,8 @@ inline constexpr int max_passes = 8;              // 64-bit keys
 
 // How a pass ranks a warp's keys of one step: which lanes hold the same digit.
 enum class peer_method : int {
-  match_any = 0,  // __match_any_sync on the digit (one instruction, several cycles)
-  ballots = 1,    // 8 ballots, one per digit bit, and-ed together (CUB's MatchAny)
+  match_any = 0,  // __match_any_sync on the digit: one instruction, but slower on an H100
+  ballots = 1,    // 8 ballots, one per digit bit, and-ed together (the stage uses these)
 };
 
 // A tile: Block threads (a multiple of 32, at least one thread per digit), each holding

@@ -8,11 +8,12 @@
 //      every key has the same digit changes nothing and is skipped (the plan kernel);
 //   2. each pass is one kernel. A tile (its number from an atomic counter, so earlier tiles
 //      are running) holds its keys in registers, counts its digits and publishes the counts;
-//      ranks its keys within each warp (which lanes hold the same digit: __match_any_sync);
-//      looks back over earlier tiles' published counts, one thread per digit (the scan
-//      chapter's decoupled look-back, solutions/scan/tile_lookback.cuh); then writes its
-//      keys through shared memory in digit order, so each bucket's run is stored by
-//      neighbouring threads to neighbouring addresses.
+//      ranks its keys within each warp (which lanes hold the same digit: 8 ballots, or
+//      __match_any_sync); looks back over earlier tiles' published counts, one thread per
+//      digit (the scan chapter's decoupled look-back, solutions/scan/tile_lookback.cuh);
+//      then writes its keys through shared memory in digit order, so each bucket's run is
+//      stored by neighbouring threads to neighbouring addresses.
+// The chapter README (stage 5) walks through it; onesweep.hpp holds the tile shapes.
 #include <cstdint>
 
 #include "../scan/tile_lookback.cuh"  // the scan chapter's look-back (this track's: solution)
