@@ -52,15 +52,32 @@ template <>
 struct key_bits<float> {
   using bits_type = std::uint32_t;
   __host__ __device__ static bits_type to_bits(float k) {
-    std::uint32_t b;
-    std::memcpy(&b, &k, 4);
+    const std::uint32_t b = raw_bits(k);
     return (b & 0x80000000u) ? ~b : (b | 0x80000000u);
   }
   __host__ __device__ static float from_bits(bits_type b) {
-    const std::uint32_t raw = (b & 0x80000000u) ? (b & 0x7fffffffu) : ~b;
+    return from_raw((b & 0x80000000u) ? (b & 0x7fffffffu) : ~b);
+  }
+
+ private:
+  // The float's bits as they are (a register move on the GPU; memcpy on the host).
+  __host__ __device__ static std::uint32_t raw_bits(float k) {
+#if defined(__CUDA_ARCH__)
+    return __float_as_uint(k);
+#else
+    std::uint32_t b;
+    std::memcpy(&b, &k, 4);
+    return b;
+#endif
+  }
+  __host__ __device__ static float from_raw(std::uint32_t b) {
+#if defined(__CUDA_ARCH__)
+    return __uint_as_float(b);
+#else
     float k;
-    std::memcpy(&k, &raw, 4);
+    std::memcpy(&k, &b, 4);
     return k;
+#endif
   }
 };
 

@@ -322,7 +322,8 @@ int main(int argc, char** argv) {
   app.add_flag("--pairs", opt.pairs, "key-value: each key carries a 32-bit value (its input position)");
   app.add_option("--block", opt.block, "threads per block: a power of two from 32 to 1024")->capture_default_str();
   app.add_option("--items-per-thread", opt.items_per_thread,
-                 "keys per thread of stages 4-6: a power of two from 1 to 16 (0: each stage's default)")
+                 "keys per thread of stages 4 and 6: a power of two from 1 to 16 (0: each stage's default; "
+                 "stage 5 runs its own tile shape)")
       ->capture_default_str();
   app.add_option("--bits", opt.bits, "digit width of stages 3 and 4: 1, 2, 4 or 8 (0: 4)")->capture_default_str();
   app.add_option("--input", opt.input, "explicit keys, comma separated (instead of --n/--dist); empty: no keys");

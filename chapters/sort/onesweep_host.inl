@@ -1,49 +1,88 @@
-// The host side of stage 5 (included at the end of both tracks' onesweep.cu): the histogram
-// and bucket starts once, then one kernel per 8-bit digit, ping-ponging between the output
-// and a buffer of the workspace so that the last pass lands in the output.
+// The host side of stage 5 (included at the end of both tracks' onesweep.cu): one memset,
+// the histogram kernel, the plan kernel, then one pass kernel per 8-bit digit (and portion).
+// It never waits for the device: which passes run is decided there (the plan).
+#include <algorithm>
 #include <cstddef>
 #include <stdexcept>
 
 namespace sort::WB_TRACK {
+
+namespace onesweep_host {
+
+template <class K, bool Pairs, class Shape>
+void run(const K* keys_in, K* keys_out, const std::uint32_t* values_in, std::uint32_t* values_out, std::int64_t n,
+         const workspace& ws, const config& cfg) {
+  using namespace sort::onesweep;
+  constexpr int passes = static_cast<int>(sizeof(bits_of<K>));
+  const std::int64_t tile = Shape::tile;
+  const std::int64_t tiles = (n + tile - 1) / tile;
+  const std::int64_t portion_tiles = portion_tiles_for(tile, cfg.portion);
+  const std::int64_t portions = (tiles + portion_tiles - 1) / portion_tiles;
+  carver pieces(ws, "sort_onesweep");
+  K* other_keys = pieces.take<K>(n);
+  std::uint32_t* other_values = pieces.take<std::uint32_t>(n);
+  const layout l = layout_for(tiles, portions);
+  unsigned char* scratch = pieces.take<unsigned char>(static_cast<std::int64_t>(l.end));
+  auto* counters = reinterpret_cast<unsigned*>(scratch + l.counters);
+  auto* histogram = reinterpret_cast<unsigned long long*>(scratch + l.histogram);
+  auto* status0 = reinterpret_cast<unsigned*>(scratch + l.status0);
+  auto* status1 = reinterpret_cast<unsigned*>(scratch + l.status1);
+  auto* base = reinterpret_cast<std::uint64_t*>(scratch + l.base);
+  auto* plan = reinterpret_cast<pass_plan*>(scratch + l.plan);
+
+  // Tile counters, histogram and the first sorting pass's status words start at zero; each
+  // sorting pass clears the other status array for the next one.
+  WB_CHECK(cudaMemsetAsync(scratch, 0, l.zeroed_end));
+  const std::int64_t histogram_chunks = (n + 2047) / 2048;
+  wb::launch({dim3(static_cast<unsigned>(std::min<std::int64_t>(histogram_chunks, 1056))), dim3(256)},
+             onesweep_histogram_kernel<K>, keys_in, n, histogram);
+  wb::launch({dim3(1), dim3(radix)}, onesweep_plan_kernel, static_cast<const unsigned long long*>(histogram), passes,
+             n, base, plan, static_cast<const void*>(keys_in), static_cast<void*>(keys_out),
+             static_cast<void*>(other_keys), values_in, Pairs ? values_out : nullptr,
+             Pairs ? other_values : nullptr);
+  const std::size_t shared =
+      std::max(sizeof(bits_of<K>) * static_cast<std::size_t>(tile), sizeof(unsigned) * Shape::warps * radix);
+  for (int p = 0; p < passes; ++p) {
+    for (std::int64_t q = 0; q < portions; ++q) {
+      pass_args args{};
+      args.plan = plan + p;
+      args.n = n;
+      args.first_tile = q * portion_tiles;
+      args.portion_begin = args.first_tile * tile;
+      args.portion_tiles = std::min(portion_tiles, tiles - args.first_tile);
+      args.shift = p * onesweep_bits;
+      args.base_in = base + (p * 2 + q % 2) * radix;
+      args.base_out = base + (p * 2 + (q + 1) % 2) * radix;
+      args.status[0] = status0;
+      args.status[1] = status1;
+      args.tile_counter = counters + p * portions + q;
+      wb::launch({dim3(static_cast<unsigned>(args.portion_tiles)), dim3(Shape::block), shared},
+                 onesweep_pass_kernel<K, Pairs, Shape>, args);
+    }
+  }
+}
+
+// The tile shape for K (onesweep.hpp's default_shape_for), and values or not.
+template <class K, bool Pairs>
+void dispatch(const K* keys_in, K* keys_out, const std::uint32_t* values_in, std::uint32_t* values_out,
+              std::int64_t n, const workspace& ws, const config& cfg) {
+  using sort::onesweep::peer_method;
+  constexpr auto d = sort::onesweep::default_shape_for(sizeof(bits_of<K>), Pairs);
+  run<K, Pairs, sort::onesweep::shape<d.block, d.items, peer_method::ballots, d.min_blocks>>(
+      keys_in, keys_out, values_in, values_out, n, ws, cfg);
+}
+
+}  // namespace onesweep_host
 
 template <class K>
 void sort_onesweep(const K* keys_in, K* keys_out, const std::uint32_t* values_in, std::uint32_t* values_out,
                    std::int64_t n, const workspace& ws, const config& cfg) {
   validate(cfg);
   if (n == 0) return;
-  using U = bits_of<K>;
-  const int passes = static_cast<int>(sizeof(U) * 8) / onesweep_bits;
-  const int items = items_for(5, cfg);
-  const std::int64_t tile = static_cast<std::int64_t>(cfg.block) * items;
-  const std::int64_t tiles = (n + tile - 1) / tile;
-  if (tiles > 2147483647) throw std::invalid_argument("sort_onesweep: more than 2^31 - 1 tiles");
-  carver pieces(ws, "sort_onesweep");
-  K* other_keys = pieces.take<K>(n);
-  std::uint32_t* other_values = pieces.take<std::uint32_t>(n);
-  auto* histogram = pieces.take<unsigned long long>(passes * 256);
-  auto* starts = pieces.take<unsigned long long>(passes * 256);
-  auto* counters = pieces.take<unsigned>(passes);
-  auto* status = pieces.take<unsigned long long>(tiles * 256);
-  WB_CHECK(cudaMemsetAsync(histogram, 0, static_cast<std::size_t>(passes) * 256 * 8));
-  WB_CHECK(cudaMemsetAsync(counters, 0, static_cast<std::size_t>(passes) * 4));
-  const int histogram_blocks = static_cast<int>(std::min<std::int64_t>((n + 4095) / 4096, 1024));
-  wb::launch({dim3(histogram_blocks), dim3(256)}, onesweep_histogram_kernel<K>, keys_in, n, passes, histogram);
-  wb::launch({dim3(1), dim3(32)}, onesweep_bucket_starts_kernel, histogram, starts, passes);
-  const std::size_t shared =
-      2 * static_cast<std::size_t>(tile) * (sizeof(U) + 4) + static_cast<std::size_t>(cfg.block) * 4 + 256 * 4;
-  const bool with_values = values_in != nullptr;
-  const K* src_keys = keys_in;
-  const std::uint32_t* src_values = values_in;
-  for (int pass = 0; pass < passes; ++pass) {
-    const bool last_lands_in_output = (passes - 1 - pass) % 2 == 0;
-    K* dst_keys = last_lands_in_output ? keys_out : other_keys;
-    std::uint32_t* dst_values = with_values ? (last_lands_in_output ? values_out : other_values) : nullptr;
-    WB_CHECK(cudaMemsetAsync(status, 0, static_cast<std::size_t>(tiles) * 256 * 8));
-    wb::launch({dim3(static_cast<unsigned>(tiles)), dim3(cfg.block), shared}, onesweep_pass_kernel<K>, src_keys,
-               src_values, dst_keys, dst_values, n, pass * onesweep_bits, items, starts + pass * 256,
-               counters + pass, status);
-    src_keys = dst_keys;
-    src_values = dst_values;
+  if (values_in != nullptr) {
+    onesweep_host::dispatch<K, true>(keys_in, keys_out, values_in, values_out, n, ws, cfg);
+  } else {
+    onesweep_host::dispatch<K, false>(keys_in, keys_out, values_in, values_out, n, ws, cfg);
   }
 }
 

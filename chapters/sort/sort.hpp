@@ -37,14 +37,20 @@ inline constexpr int max_items_per_thread = 16;
 inline constexpr int max_tile_items = 4096;  // block x items: a tile in shared memory
 inline constexpr int onesweep_bits = 8;      // stage 5's digit
 
+// Stage 5 runs its own tuned tile shape (onesweep_tile below): block and items_per_thread
+// configure stages 1-4 and 6.
 struct config {
   int block = 256;           // threads per block: a power of two from 32 to 1024
-  int items_per_thread = 0;  // stages 4-6; 0: the stage's default (stages 1-3 use one key a thread)
+  int items_per_thread = 0;  // stages 4 and 6; 0: the stage's default (stages 1-3 use one key a thread)
   int bits = 0;              // digit width of stages 3 and 4: 1, 2, 4 or 8; 0: 4
+  // Stage 5 looks back over one portion of the input at a time (its counts have 30 bits):
+  // keys per portion, rounded down to whole tiles; 0: the most that 30 bits allow (about
+  // 2^30). Tests set it small to cross portions with few keys.
+  std::int64_t portion = 0;
 };
 
 // Keys per thread of a stage: 1 for stages 1-3 (the book's one key per thread),
-// cfg.items_per_thread or 8 (stages 4, 5) or 4 (stage 6).
+// cfg.items_per_thread or 8 (stage 4) or 4 (stage 6); stage 5: see onesweep_tile.
 int items_for(int stage, const config& cfg);
 // Digit width of a stage: 1 (stages 1, 2), cfg.bits or 4 (stages 3, 4), 8 (stage 5).
 int bits_for(int stage, const config& cfg);
@@ -61,6 +67,12 @@ using wb::workspace;
 
 // The most any stage needs for n keys of key_bytes each with cfg.
 std::size_t workspace_bytes(std::int64_t n, std::size_t key_bytes, const config& cfg);
+// What stage 5 alone needs (less than workspace_bytes: for a caller that only runs stage 5).
+std::size_t onesweep_workspace_bytes(std::int64_t n, std::size_t key_bytes, const config& cfg);
+
+// Stage 5's tile: the keys one block sorts (its own shape, whatever cfg.block and
+// cfg.items_per_thread say), for keys of key_bytes with or without 32-bit values.
+std::int64_t onesweep_tile(std::size_t key_bytes, bool pairs);
 
 // Owns a workspace large enough for every stage on n keys of K with cfg.
 template <class K>

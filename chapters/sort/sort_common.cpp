@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "onesweep.hpp"
 #include "radix_passes.hpp"
 #include "scan.hpp"
 #include "sort.hpp"
@@ -17,6 +18,7 @@ std::size_t aligned16(std::size_t bytes) { return (bytes + 15) / 16 * 16; }
 
 int items_for(int stage, const config& cfg) {
   if (stage <= 3) return 1;
+  if (stage == 5) return onesweep::default_shape_for(4, false).items;
   if (cfg.items_per_thread > 0) return cfg.items_per_thread;
   return stage == 6 ? 4 : 8;
 }
@@ -42,7 +44,8 @@ void validate(const config& cfg) {
   if (cfg.bits != 0 && cfg.bits != 1 && cfg.bits != 2 && cfg.bits != 4 && cfg.bits != 8) {
     throw std::invalid_argument("bits " + std::to_string(cfg.bits) + " is not allowed: use 1, 2, 4 or 8 (0: 4)");
   }
-  for (const int stage : {4, 5, 6}) {
+  if (cfg.portion < 0) throw std::invalid_argument("portion " + std::to_string(cfg.portion) + " is negative");
+  for (const int stage : {4, 6}) {
     if (static_cast<std::int64_t>(b) * items_for(stage, cfg) > max_tile_items) {
       throw std::invalid_argument("block x items per thread = " +
                                   std::to_string(static_cast<std::int64_t>(b) * items_for(stage, cfg)) +
@@ -63,15 +66,24 @@ std::size_t workspace_bytes(std::int64_t n, std::size_t key_bytes, const config&
     most = std::max(most, 2 * aligned16(static_cast<std::size_t>(counts) * 8) +
                               scan::workspace_bytes(counts, 8, count_scan_config()));
   }
-  // Stage 5: digit histograms and bucket starts of every pass, a tile counter per pass, and
-  // one look-back status word per tile and bucket.
-  {
-    const int passes = static_cast<int>(key_bytes * 8 / onesweep_bits);
-    const std::int64_t tiles = ceil_div(n, static_cast<std::int64_t>(cfg.block) * items_for(5, cfg));
-    most = std::max(most, 2 * aligned16(static_cast<std::size_t>(passes) * 256 * 8) + aligned16(passes * 4) +
-                              aligned16(static_cast<std::size_t>(tiles) * 256 * 8));
-  }
+  most = std::max(most, onesweep_workspace_bytes(n, key_bytes, cfg) - buffers);
   return buffers + most;
+}
+
+std::int64_t onesweep_tile(std::size_t key_bytes, bool pairs) {
+  const auto shape = onesweep::default_shape_for(key_bytes, pairs);
+  return static_cast<std::int64_t>(shape.block) * shape.items;
+}
+
+std::size_t onesweep_workspace_bytes(std::int64_t n, std::size_t key_bytes, const config& cfg) {
+  const auto un = static_cast<std::size_t>(n);
+  // The other buffer of keys and values, then the scratch of onesweep.hpp's layout (sized
+  // for the smallest tile any shape uses: the most tiles).
+  const std::int64_t tile = std::min({onesweep::smallest_tile, onesweep_tile(key_bytes, false), onesweep_tile(key_bytes, true)});
+  const std::int64_t tiles = ceil_div(n, tile);
+  const std::int64_t portion_tiles = onesweep::portion_tiles_for(tile, cfg.portion);
+  const std::int64_t portions = std::max<std::int64_t>(1, ceil_div(tiles, portion_tiles));
+  return aligned16(un * key_bytes) + aligned16(un * 4) + onesweep::layout_for(tiles, portions).end + 16;
 }
 
 }  // namespace sort

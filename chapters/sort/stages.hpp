@@ -58,16 +58,24 @@ inline constexpr std::array<wb::stage, 7> stages = {{
       "B>(..., cfg.block, items, \"sort_coarsened\"); } throw."}},
     {5, "sort/5 onesweep", "onesweep: one histogram, one kernel per digit, decoupled look-back",
      "past the book: Adinets & Merrill 2022 (CUB's radix sort)", "onesweep.cu",
-     {"Count every digit of every key in one read, so every pass knows its bucket starts; then each pass is one "
-      "kernel whose tiles find their place in each bucket by a decoupled look-back over their predecessors' "
-      "counts (the scan chapter's stage 6).",
-      "histogram kernel: per block, shared counts for every pass's 256 digits, added to the global histogram; a "
-      "tiny kernel scans each pass's 256 counts. Pass kernel: tile index from an atomic counter; count the "
-      "tile's digits; publish them (partial; tile 0: inclusive); sort the tile locally (stage 2's split, 8 "
-      "times); per bucket look back until an inclusive count, publish inclusive; scatter to start[d] + before[d] "
-      "+ (i - run start).",
-      "status word = state << 62 | count (one 64-bit volatile access); look-back: for j = tile-1 down: spin while "
-      "word == 0; before += count; break if inclusive. dst = starts[d] + before[d] + (i - bucket_start[d])."}},
+     {"Count every digit of every key in one read, so every pass knows its bucket starts (and which passes "
+      "change nothing); then each pass is one kernel that reads and writes every key once: a tile ranks its "
+      "keys in registers and finds its place in each bucket by a decoupled look-back over earlier tiles' "
+      "counts, one thread per digit (the scan chapter's stage 6).",
+      "histogram: shared counts per (pass, digit), added to the global ones. plan (one block of 256): an "
+      "exclusive sum of each pass's counts; a pass with one digit holding all n keys is skipped; sorting passes "
+      "alternate buffers so the last writes keys_out (none: the last pass copies). pass: tile number from the "
+      "counter; keys in registers (warp w owns 32 x items consecutive keys, lane l the ones at 32 s + l); count "
+      "each warp's digits with shared atomics; per digit: sum over warps and publish at once, a block scan "
+      "gives where each warp's keys of each digit start; rank within the warp step by step (the lanes sharing "
+      "your digit: __match_any_sync, or 8 __ballot_sync votes, faster on an H100; the highest of them moves "
+      "the warp's slot on); per digit: look back, publish inclusive; stage the keys in shared memory in digit "
+      "order and write slot j to base[d] + before[d] - tile_start[d] + j.",
+      "peers = __match_any_sync(~0u, d); leader = 31 - __clz(peers); if lane == leader: first = "
+      "atomicAdd(&slot[w][d], popc(peers)); first = shfl(first, leader); my slot = first + popc(peers & lanes "
+      "<= me) - 1, where slot[w][d] started at tile_start[d] + digit d's keys in earlier warps. Status word = "
+      "state << 30 | count, one 32-bit volatile access (the solution takes it from the scan chapter's "
+      "tile_lookback.cuh); look back 4 tiles at a time, spin while a word is 0."}},
     {6, "sort/6 merge", "merge sort: sort tiles, then merge pass after pass", "PMPP §13.7", "merge_sort.cu",
      {"Sort small tiles in shared memory, then merge pairs of sorted runs, doubling the run length each pass: "
       "log2(n / tile) passes over global memory.",

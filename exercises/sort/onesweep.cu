@@ -1,53 +1,65 @@
-// Stage 5: onesweep radix sort (Adinets & Merrill 2022, the design of CUB's
-// DeviceRadixSort), 8-bit digits.
+// Stage 5: onesweep radix sort (Adinets & Merrill 2022, "Onesweep: A Faster Least
+// Significant Digit Radix Sort for GPUs"; the design of CUB's DeviceRadixSort), 8-bit digits.
 //
 // Stages 1-4 read the keys twice per pass (count, then scatter) and scan a count per block
-// and bucket. Onesweep reads them once per pass:
-//   - one histogram kernel counts every digit of every key in a single read of the input:
-//     the bucket starts of every pass are known before the first pass;
-//   - each pass is one kernel: a tile (index from an atomic counter) counts its digits,
-//     publishes them per bucket at once (partial), and finds how many keys of each bucket
-//     all earlier tiles hold by a decoupled look-back over their published counts (the scan
-//     chapter's stage 6, one look-back per bucket); then it sorts itself locally
-//     (local_sort.cuh's split) and writes each bucket's run.
+// and bucket in between. Onesweep reads and writes them once per pass:
+//   1. one histogram kernel counts every pass's digits in a single read of the input, so
+//      every pass knows where its buckets start before the first pass runs; a pass in which
+//      every key has the same digit changes nothing and is skipped (the plan kernel);
+//   2. each pass is one kernel. A tile (its number from an atomic counter, so earlier tiles
+//      are running) holds its keys in registers, counts its digits and publishes the counts;
+//      ranks its keys within each warp (which lanes hold the same digit: __match_any_sync);
+//      looks back over earlier tiles' published counts, one thread per digit (the scan
+//      chapter's decoupled look-back, stage 6); then writes its keys through shared memory
+//      in digit order, so each bucket's run is stored by neighbouring threads to
+//      neighbouring addresses.
+// The host side (onesweep_host.inl) and the shared types (onesweep.hpp: shape, pass_plan,
+// pass_args) are given; write the three kernels.
 #include <cstdint>
 
-#include "local_sort.cuh"
+#include "onesweep.hpp"
 #include "sort.hpp"
 #include "wb/kernel.hpp"
 
 namespace sort::WB_TRACK {
 
-// Look-back status word per (tile, bucket): 2 bits of state above 62 bits of count, written
-// and read as one 64-bit access, so a reader never sees a state without its count.
-inline constexpr unsigned long long status_partial = 1ull << 62;
-inline constexpr unsigned long long status_inclusive = 2ull << 62;
-inline constexpr unsigned long long status_count_mask = (1ull << 62) - 1;
+using namespace sort::onesweep;
 
-// Every pass's digit histogram in one read: histogram[pass * 256 + digit] (zero before).
+// 1. histogram[p * radix + d] += keys whose digit p is d (zero before): every pass's counts
+// from one read of the keys. Launched with 256 threads a block, as many blocks as fit.
 template <class K>
-__global__ void onesweep_histogram_kernel(const K* keys, std::int64_t n, int passes,
-                                          unsigned long long* histogram) {
-  // TODO(sort/5): count every pass's digit of every key into histogram (one read of the keys).
+__global__ void onesweep_histogram_kernel(const K* keys, std::int64_t n, unsigned long long* histogram) {
+  // TODO(sort/5): a shared count per (pass, digit); a grid-stride loop over the keys adds
+  // every pass's digit of each key (on key_bits' pattern); then add the block's counts to
+  // histogram with global atomics.
 }
 
-// Exclusive scan of each pass's 256 counts: where each bucket starts. One thread per pass.
-__global__ void onesweep_bucket_starts_kernel(const unsigned long long* histogram, unsigned long long* starts,
-                                              int passes) {
-  // TODO(sort/5): where each bucket of each pass starts: an exclusive scan of its 256 counts.
+// 2. One block of radix threads: each pass's bucket starts (an exclusive sum of its counts)
+// into base[p][0][d], and the plan: which passes sort (a digit position where some keys
+// differ), from which buffer into which, so that the last sorting pass lands in the output.
+__global__ void onesweep_plan_kernel(const unsigned long long* histogram, int passes, std::int64_t n,
+                                     std::uint64_t* base, pass_plan* plan, const void* keys_in, void* keys_out,
+                                     void* other_keys, const std::uint32_t* values_in, std::uint32_t* values_out,
+                                     std::uint32_t* other_values) {
+  // TODO(sort/5): thread d scans digit d's counts of each pass into base[(p * 2) * radix + d];
+  // a pass whose one digit holds all n keys is skipped. Thread 0 writes plan[p]: sorting passes
+  // alternate between other_keys and keys_out so that the last one writes keys_out (the first
+  // reads keys_in); with no sorting pass at all, the last pass copies keys_in to keys_out.
 }
 
-// One pass: tiles of blockDim.x * items keys, the tile index from tile_counter (zero
-// before), status[tile * 256 + digit] zero before. Shared memory: local_sort's layout.
-template <class K>
-__global__ void onesweep_pass_kernel(const K* src_keys, const std::uint32_t* src_values, K* dst_keys,
-                                     std::uint32_t* dst_values, std::int64_t n, int shift, int items,
-                                     const unsigned long long* bucket_starts, unsigned* tile_counter,
-                                     unsigned long long* status) {
-  // TODO(sort/5): take a tile index from tile_counter, count the tile's digits and publish
-  // them per bucket, sort the tile locally by the digit, look back over earlier tiles' counts
-  // per bucket (decoupled look-back, as in the scan chapter's stage 6) and scatter each
-  // bucket's run to its start + the keys of earlier tiles.
+// 3. One pass over one portion (a.portion_tiles tiles of Shape::tile keys). Shared memory:
+// Shape::warps * radix unsigned, reused as the staging area of the tile.
+template <class K, bool Pairs, class Shape>
+__global__ void onesweep_pass_kernel(const pass_args a) {
+  // TODO(sort/5): read *a.plan (skip: return; copy: copy this block's tile). Take a tile
+  // number from a.tile_counter; load Shape::items keys a thread (warp w: keys w * 32 * items
+  // + 32 s + lane); count the tile's digits and publish them (partial, tile 0 inclusive) in
+  // a.status[plan.status_array]; rank each key within its warp (peers with the same digit:
+  // __match_any_sync); per digit (one thread each) look back over earlier tiles' counts, as
+  // in the scan chapter's stage 6; stage the keys in shared memory in digit order and write
+  // the key in slot j with digit d to a.base_in[d] + (keys of d in earlier tiles) + j -
+  // (where d starts in the tile). The last tile writes a.base_out; clear this tile's row of
+  // the other status array for the next pass.
 }
 
 }  // namespace sort::WB_TRACK

@@ -149,4 +149,57 @@ __device__ T tile_exclusive_prefix(const tile_status<T>& status, std::int64_t ti
   return tile_look_back(status, tile, aggregate);
 }
 
+// ---------------------------------------------------------------------------------------
+// The same look-back for many counters per tile, one thread per counter: the onesweep radix
+// sort (sort chapter, stage 5) scans 256 digit counts per tile at once, each digit on its own
+// (Adinets & Merrill 2022, §3). A counter's state and count share one 32-bit word: 2 bits of
+// state above 30 bits of count, one access each way, so no fence is needed; counts (and
+// every prefix of them) must stay below 2^30.
+// ---------------------------------------------------------------------------------------
+
+struct tile_counter_status {
+  static constexpr int count_bits = 30;
+  static constexpr unsigned count_mask = (1u << count_bits) - 1u;
+  static constexpr unsigned max_count = count_mask;
+
+  unsigned* words;  // words[tile * counters + counter], zero (invalid) before the look-back starts
+  int counters;     // counters per tile
+
+  __device__ __forceinline__ void publish(std::int64_t tile, int counter, tile_state state, unsigned count) const {
+    static_cast<volatile unsigned*>(words)[tile * counters + counter] = (static_cast<unsigned>(state) << count_bits) | count;
+  }
+  __device__ __forceinline__ unsigned load(std::int64_t tile, int counter) const {
+    return static_cast<volatile unsigned*>(words)[tile * counters + counter];
+  }
+};
+
+// Called by one thread for `counter` of `tile` after the tile has published its count
+// (partial; tile 0: inclusive). Returns the sum of that counter over all earlier tiles, and
+// (tile > 0) publishes the inclusive count. It reads Window predecessors at once, so their
+// latencies overlap, and spins only on earlier tiles, which must be running or done (tiles
+// numbered in the order blocks start).
+template <int Window = 4>
+__device__ unsigned tile_counter_exclusive_prefix(const tile_counter_status& status, std::int64_t tile, int counter,
+                                                  unsigned count) {
+  if (tile == 0) return 0;
+  constexpr unsigned inclusive_before_first = static_cast<unsigned>(tile_inclusive) << tile_counter_status::count_bits;
+  unsigned exclusive = 0;
+  for (std::int64_t nearest = tile - 1;; nearest -= Window) {
+    unsigned word[Window];
+#pragma unroll
+    for (int k = 0; k < Window; ++k) {  // before tile 0: an inclusive count of zero
+      word[k] = nearest - k >= 0 ? status.load(nearest - k, counter) : inclusive_before_first;
+    }
+#pragma unroll
+    for (int k = 0; k < Window; ++k) {
+      while ((word[k] >> tile_counter_status::count_bits) == tile_invalid) word[k] = status.load(nearest - k, counter);
+      exclusive += word[k] & tile_counter_status::count_mask;
+      if ((word[k] >> tile_counter_status::count_bits) == tile_inclusive) {
+        status.publish(tile, counter, tile_inclusive, exclusive + count);
+        return exclusive;
+      }
+    }
+  }
+}
+
 }  // namespace scan::WB_TRACK

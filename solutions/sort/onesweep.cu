@@ -1,126 +1,341 @@
-// Stage 5: onesweep radix sort (Adinets & Merrill 2022, the design of CUB's
-// DeviceRadixSort), 8-bit digits.
+// Stage 5: onesweep radix sort (Adinets & Merrill 2022, "Onesweep: A Faster Least
+// Significant Digit Radix Sort for GPUs"; the design of CUB's DeviceRadixSort), 8-bit digits.
 //
 // Stages 1-4 read the keys twice per pass (count, then scatter) and scan a count per block
-// and bucket. Onesweep reads them once per pass:
-//   - one histogram kernel counts every digit of every key in a single read of the input:
-//     the bucket starts of every pass are known before the first pass;
-//   - each pass is one kernel: a tile (index from an atomic counter) counts its digits,
-//     publishes them per bucket at once (partial), and finds how many keys of each bucket
-//     all earlier tiles hold by a decoupled look-back over their published counts (the scan
-//     chapter's stage 6, one look-back per bucket); then it sorts itself locally
-//     (local_sort.cuh's split) and writes each bucket's run.
+// and bucket in between. Onesweep reads and writes them once per pass:
+//   1. one histogram kernel counts every pass's digits in a single read of the input, so
+//      every pass knows where its buckets start before the first pass runs; a pass in which
+//      every key has the same digit changes nothing and is skipped (the plan kernel);
+//   2. each pass is one kernel. A tile (its number from an atomic counter, so earlier tiles
+//      are running) holds its keys in registers, counts its digits and publishes the counts;
+//      ranks its keys within each warp (which lanes hold the same digit: 8 ballots, or
+//      __match_any_sync); looks back over earlier tiles' published counts, one thread per
+//      digit (the scan chapter's decoupled look-back, solutions/scan/tile_lookback.cuh);
+//      then writes its keys through shared memory in digit order, so each bucket's run is
+//      stored by neighbouring threads to neighbouring addresses.
+// The chapter README (stage 5) walks through it; onesweep.hpp holds the tile shapes.
 #include <cstdint>
 
-#include "local_sort.cuh"
+#include "../scan/tile_lookback.cuh"  // the scan chapter's look-back (this track's: solution)
+#include "onesweep.hpp"
 #include "sort.hpp"
 #include "wb/kernel.hpp"
 
 namespace sort::WB_TRACK {
 
-// Look-back status word per (tile, bucket): 2 bits of state above 62 bits of count, written
-// and read as one 64-bit access, so a reader never sees a state without its count.
-inline constexpr unsigned long long status_partial = 1ull << 62;
-inline constexpr unsigned long long status_inclusive = 2ull << 62;
-inline constexpr unsigned long long status_count_mask = (1ull << 62) - 1;
+using namespace sort::onesweep;
 
-// Every pass's digit histogram in one read: histogram[pass * 256 + digit] (zero before).
-template <class K>
-__global__ void onesweep_histogram_kernel(const K* keys, std::int64_t n, int passes,
-                                          unsigned long long* histogram) {
-  __shared__ unsigned count[8 * 256];
-  for (int i = threadIdx.x; i < passes * 256; i += blockDim.x) count[i] = 0;
+namespace {
+
+constexpr unsigned all_lanes = 0xffffffffu;
+constexpr int histogram_block = 256;
+constexpr int histogram_items = 8;  // keys a thread loads at once: several loads in flight
+
+// Exclusive sum over the block of one value per thread of the first `radix` threads (the
+// others pass 0 and get garbage). Every thread of the block calls it. warp_totals: radix / 32
+// entries of shared memory.
+template <class T>
+__device__ T digit_exclusive_sum(T x, T* warp_totals) {
+  const int lane = static_cast<int>(threadIdx.x) & 31;
+  const int warp = static_cast<int>(threadIdx.x) >> 5;
+  T inclusive = x;
+#pragma unroll
+  for (int d = 1; d < 32; d *= 2) {
+    const T y = __shfl_up_sync(all_lanes, inclusive, d);
+    if (lane >= d) inclusive += y;
+  }
+  if (warp < radix / 32 && lane == 31) warp_totals[warp] = inclusive;
   __syncthreads();
-  for (std::int64_t i = wb::global_thread_index(); i < n; i += wb::grid_thread_count()) {
-    const auto bits = key_bits<K>::to_bits(keys[i]);
-    for (int p = 0; p < passes; ++p) atomicAdd(&count[p * 256 + digit_of(bits, p * onesweep_bits, onesweep_bits)], 1u);
+  T before = 0;
+  if (warp < radix / 32) {
+    for (int w = 0; w < warp; ++w) before += warp_totals[w];
+  }
+  __syncthreads();  // warp_totals may be reused at once
+  return before + inclusive - x;
+}
+
+// The lanes of the warp whose digit equals this lane's.
+template <peer_method Peers>
+__device__ __forceinline__ unsigned same_digit_lanes(unsigned digit) {
+  if constexpr (Peers == peer_method::match_any) {
+    return __match_any_sync(all_lanes, digit);
+  } else {
+    unsigned peers = all_lanes;
+#pragma unroll
+    for (int b = 0; b < onesweep_bits; ++b) {
+      const bool bit = ((digit >> b) & 1u) != 0;
+      const unsigned vote = __ballot_sync(all_lanes, bit);
+      peers &= bit ? vote : ~vote;
+    }
+    return peers;
+  }
+}
+
+}  // namespace
+
+// 1. histogram[p * radix + d] += keys whose digit p is d (zero before): every pass's counts
+// from one read of the keys.
+template <class K>
+__global__ void __launch_bounds__(histogram_block)
+    onesweep_histogram_kernel(const K* keys, std::int64_t n, unsigned long long* histogram) {
+  using U = bits_of<K>;
+  constexpr int passes = static_cast<int>(sizeof(U));
+  __shared__ unsigned count[passes * radix];
+  for (int i = static_cast<int>(threadIdx.x); i < passes * radix; i += histogram_block) count[i] = 0;
+  __syncthreads();
+  constexpr std::int64_t chunk = histogram_block * histogram_items;
+  for (std::int64_t begin = static_cast<std::int64_t>(blockIdx.x) * chunk; begin < n;
+       begin += static_cast<std::int64_t>(gridDim.x) * chunk) {
+    U key[histogram_items];
+#pragma unroll
+    for (int k = 0; k < histogram_items; ++k) {  // all loads first, so they are in flight together
+      const std::int64_t i = begin + k * histogram_block + threadIdx.x;
+      key[k] = i < n ? key_bits<K>::to_bits(keys[i]) : U{0};
+    }
+#pragma unroll
+    for (int k = 0; k < histogram_items; ++k) {
+      if (begin + k * histogram_block + threadIdx.x < n) {
+#pragma unroll
+        for (int p = 0; p < passes; ++p) atomicAdd(&count[p * radix + digit_of(key[k], p * onesweep_bits, onesweep_bits)], 1u);
+      }
+    }
   }
   __syncthreads();
-  for (int i = threadIdx.x; i < passes * 256; i += blockDim.x) {
+  for (int i = static_cast<int>(threadIdx.x); i < passes * radix; i += histogram_block) {
     if (count[i] != 0) atomicAdd(&histogram[i], static_cast<unsigned long long>(count[i]));
   }
 }
 
-// Exclusive scan of each pass's 256 counts: where each bucket starts. One thread per pass.
-__global__ void onesweep_bucket_starts_kernel(const unsigned long long* histogram, unsigned long long* starts,
-                                              int passes) {
-  const int p = threadIdx.x;
-  if (p >= passes) return;
-  unsigned long long running = 0;
-  for (int d = 0; d < 256; ++d) {
-    starts[p * 256 + d] = running;
-    running += histogram[p * 256 + d];
+// 2. One block of radix threads: each pass's bucket starts (an exclusive sum of its counts)
+// into base[p][0][d], and the plan: which passes sort (a digit position where some keys
+// differ), from which buffer into which, so that the last sorting pass lands in the output.
+__global__ void __launch_bounds__(radix)
+    onesweep_plan_kernel(const unsigned long long* histogram, int passes, std::int64_t n, std::uint64_t* base,
+                         pass_plan* plan, const void* keys_in, void* keys_out, void* other_keys,
+                         const std::uint32_t* values_in, std::uint32_t* values_out, std::uint32_t* other_values) {
+  __shared__ unsigned long long warp_totals[radix / 32];
+  __shared__ int sorts[max_passes];
+  const int d = static_cast<int>(threadIdx.x);
+  for (int p = 0; p < passes; ++p) {
+    const unsigned long long count = histogram[p * radix + d];
+    base[(p * 2) * radix + d] = digit_exclusive_sum(count, warp_totals);
+    const int one_bucket = __syncthreads_or(count == static_cast<unsigned long long>(n));
+    if (d == 0) sorts[p] = !one_bucket;
+  }
+  __syncthreads();
+  if (d != 0) return;
+  int sorting = 0;
+  for (int p = 0; p < passes; ++p) sorting += sorts[p];
+  const void* src = keys_in;
+  const std::uint32_t* src_values = values_in;
+  int run = 0;
+  for (int p = 0; p < passes; ++p) {
+    pass_plan here{pass_skip, 0, nullptr, nullptr, nullptr, nullptr};
+    if (sorts[p]) {
+      const bool into_output = (sorting - 1 - run) % 2 == 0;
+      here = {pass_sort, run % 2, src, into_output ? keys_out : other_keys, src_values,
+              values_in == nullptr ? nullptr : (into_output ? values_out : other_values)};
+      src = here.dst_keys;
+      src_values = here.dst_values;
+      ++run;
+    } else if (sorting == 0 && p == passes - 1) {
+      here = {pass_copy, 0, keys_in, keys_out, values_in, values_out};
+    }
+    plan[p] = here;
   }
 }
 
-// One pass: tiles of blockDim.x * items keys, the tile index from tile_counter (zero
-// before), status[tile * 256 + digit] zero before. Shared memory: local_sort's layout.
-template <class K>
-__global__ void onesweep_pass_kernel(const K* src_keys, const std::uint32_t* src_values, K* dst_keys,
-                                     std::uint32_t* dst_values, std::int64_t n, int shift, int items,
-                                     const unsigned long long* bucket_starts, unsigned* tile_counter,
-                                     unsigned long long* status) {
-  using U = bits_of<K>;
-  __shared__ unsigned tile_shared;
-  __shared__ int digit_count[256];
-  __shared__ long long keys_before[256];
-  const int tile_items = static_cast<int>(blockDim.x) * items;
-  U* keys = wb::dynamic_shared<U>();
-  U* keys_other = keys + tile_items;
-  auto* values = reinterpret_cast<std::uint32_t*>(keys_other + tile_items);
-  std::uint32_t* values_other = values + tile_items;
-  int* scratch = reinterpret_cast<int*>(values_other + tile_items);
-  int* bucket_start = scratch + blockDim.x;
-  const bool with_values = dst_values != nullptr;
+// The shared memory of a pass block besides the dynamic area.
+// Kept here rather than in registers, so the keys and their slots have the registers.
+struct pass_shared {
+  pass_plan plan;
+  unsigned tile_number;
+  unsigned warp_totals[radix / 32];
+  unsigned tile_count[radix];    // the tile's keys of digit d
+  unsigned tile_start[radix];    // where they start in the tile
+  long long global_base[radix];  // the key in staging slot j with digit d goes to global_base[d] + j
+};
 
-  // A dynamic tile index: the tiles a block looks back at belong to blocks already running.
-  if (threadIdx.x == 0) tile_shared = atomicAdd(tile_counter, 1u);
-  for (int d = threadIdx.x; d < 256; d += blockDim.x) digit_count[d] = 0;
-  __syncthreads();
-  const std::int64_t tile = tile_shared;
-  const std::int64_t base = tile * tile_items;
-  const int m = static_cast<int>(n - base < tile_items ? n - base : tile_items);
-  for (int i = threadIdx.x; i < m; i += blockDim.x) {
-    keys[i] = key_bits<K>::to_bits(src_keys[base + i]);
-    if (with_values) values[i] = src_values[base + i];
-    atomicAdd(&digit_count[digit_of(keys[i], shift, onesweep_bits)], 1);
+// One tile of a pass (Full: all Shape::tile keys present, so no bounds checks).
+template <class K, bool Pairs, class Shape, bool Full>
+__device__ __forceinline__ void sort_tile(const pass_args& a, pass_shared& sh, std::int64_t tile, int valid) {
+  using U = bits_of<K>;
+  constexpr int block = Shape::block;
+  constexpr int items = Shape::items;
+  constexpr int warps = Shape::warps;
+  constexpr int tile_keys = Shape::tile;
+  const K* src_keys = static_cast<const K*>(sh.plan.src_keys);
+  unsigned* warp_slot = wb::dynamic_shared<unsigned>();  // [warp][digit]: the warp's count, then its next slot
+  U* staging = wb::dynamic_shared<U>();                  // the tile in digit order (after the ranking)
+  const int tid = static_cast<int>(threadIdx.x);
+  const int lane = tid & 31;
+  const int warp = tid >> 5;
+  const std::int64_t tile_begin = a.portion_begin + tile * tile_keys;
+  auto digit = [&](U bits) { return digit_of(bits, a.shift, onesweep_bits); };
+
+  // Warp w holds the tile's keys [w * 32 * items, (w + 1) * 32 * items), lane l the ones at
+  // 32 s + l: coalesced loads, and (warp, step, lane) order is input order. Past the end
+  // (the last tile): padding, ranked after every real key of its warp and never written.
+  const int warp_first = warp * 32 * items + lane;
+  auto present = [&](int s) { return Full || warp_first + 32 * s < valid; };
+  U key[items];
+#pragma unroll
+  for (int s = 0; s < items; ++s) {
+    key[s] = present(s) ? key_bits<K>::to_bits(src_keys[tile_begin + warp_first + 32 * s]) : ~U{0};
+  }
+
+  // Early counts: each warp counts its keys per digit (shared atomics on its own counters).
+#pragma unroll
+  for (int s = 0; s < items; ++s) {
+    if (present(s)) atomicAdd(&warp_slot[warp * radix + digit(key[s])], 1u);
   }
   __syncthreads();
-  auto* words = static_cast<volatile unsigned long long*>(status);
-  for (int d = threadIdx.x; d < 256; d += blockDim.x) {
-    words[tile * 256 + d] = (tile == 0 ? status_inclusive : status_partial) | static_cast<unsigned long long>(digit_count[d]);
-  }
-  // Sort the tile by the digit while predecessors publish.
-  for (int b = 0; b < onesweep_bits; ++b) {
-    block_split_by_bit<U>(keys, values, keys_other, with_values ? values_other : nullptr, m, items, shift + b, scratch);
-    U* k = keys; keys = keys_other; keys_other = k;
-    std::uint32_t* v = values; values = values_other; values_other = v;
-  }
-  for (int i = threadIdx.x; i < m; i += blockDim.x) {
-    const unsigned d = digit_of(keys[i], shift, onesweep_bits);
-    if (i == 0 || digit_of(keys[i - 1], shift, onesweep_bits) != d) bucket_start[d] = i;
-  }
-  // The decoupled look-back, one bucket per thread: add predecessors' counts until one has
-  // published its inclusive count, then publish this tile's.
-  for (int d = threadIdx.x; d < 256; d += blockDim.x) {
-    unsigned long long before = 0;
-    for (std::int64_t j = tile - 1; j >= 0; --j) {
-      unsigned long long w;
-      do {
-        w = words[j * 256 + d];
-      } while (w == 0);
-      before += w & status_count_mask;
-      if ((w & ~status_count_mask) == status_inclusive) break;
+
+  // Thread d: digit d's keys in the tile, published at once (later tiles can add them up
+  // while this one ranks), and where each warp's keys of digit d start (warps in order).
+  auto status = [&] {  // this pass's status words of this portion
+    unsigned* const words = sh.plan.status_array == 0 ? a.status[0] : a.status[1];
+    return scan::WB_TRACK::tile_counter_status{words + a.first_tile * radix, radix};
+  };
+  unsigned count = 0;
+  if (tid < radix) {
+#pragma unroll
+    for (int w = 0; w < warps; ++w) {
+      const unsigned here = warp_slot[w * radix + tid];
+      warp_slot[w * radix + tid] = count;
+      count += here;
     }
-    if (tile > 0) words[tile * 256 + d] = status_inclusive | (before + static_cast<unsigned long long>(digit_count[d]));
-    keys_before[d] = static_cast<long long>(before);
+    status().publish(tile, tid, tile == 0 ? scan::WB_TRACK::tile_inclusive : scan::WB_TRACK::tile_partial, count);
+    sh.tile_count[tid] = count;
+  }
+  const unsigned start_in_tile = digit_exclusive_sum(count, sh.warp_totals);  // where digit d starts in the tile
+  if (tid < radix) {
+    sh.tile_start[tid] = start_in_tile;
+#pragma unroll
+    for (int w = 0; w < warps; ++w) warp_slot[w * radix + tid] += start_in_tile;
   }
   __syncthreads();
-  for (int i = threadIdx.x; i < m; i += blockDim.x) {
-    const unsigned d = digit_of(keys[i], shift, onesweep_bits);
-    const std::int64_t dst = static_cast<std::int64_t>(bucket_starts[d]) + keys_before[d] + (i - bucket_start[d]);
-    dst_keys[dst] = key_bits<K>::from_bits(keys[i]);
-    if (with_values) dst_values[dst] = values[i];
+
+  // Rank within the warp, step by step: the lanes with the same digit in one step take
+  // consecutive slots, in lane order; the highest of them moves the warp's next slot on.
+  unsigned slot[items];
+  unsigned* my_slot = warp_slot + warp * radix;
+  const unsigned lanes_up_to_me = 0xffffffffu >> (31 - lane);
+  unsigned previous = 0;
+#pragma unroll
+  for (int s = 0; s < items; ++s) {
+    unsigned d = digit(key[s]);
+#if defined(WB_BACKEND_CUDA)
+    // 32-bit keys: step s starts after step s - 1 (an empty asm the compiler cannot see
+    // through). The compiler would otherwise compute every step's peers at once and need
+    // more registers than three blocks of 384 threads an SM leave (56). 64-bit keys run two
+    // blocks an SM, where the overlap of steps pays.
+    if constexpr (sizeof(U) == 4) asm volatile("" : "+r"(d) : "r"(previous));
+#else
+    (void)previous;
+#endif
+    const unsigned peers = same_digit_lanes<Shape::peers>(d);
+    const int leader = 31 - __clz(static_cast<int>(peers));
+    const unsigned up_to_me = static_cast<unsigned>(__popc(peers & lanes_up_to_me));
+    unsigned first = 0;
+    if (lane == leader) first = atomicAdd(&my_slot[d], static_cast<unsigned>(__popc(peers)));
+    first = __shfl_sync(all_lanes, first, leader);
+    slot[s] = first + up_to_me - 1u;
+    previous = first;
+  }
+  __syncthreads();  // every slot taken before staging overwrites the counters
+
+  // Stage the tile in digit order (then write it out slot by slot: neighbouring threads hold
+  // neighbouring keys of one bucket, so the stores coalesce).
+#pragma unroll
+  for (int s = 0; s < items; ++s) {
+    if (present(s)) staging[slot[s]] = key[s];
+  }
+
+  // Thread d: digit d's keys in all earlier tiles of this portion (the look-back), hence
+  // where the tile's run of digit d goes in the output.
+  if (tid < radix) {
+    const unsigned tile_count = sh.tile_count[tid];
+    const unsigned before = scan::WB_TRACK::tile_counter_exclusive_prefix<4>(status(), tile, tid, tile_count);
+    const std::uint64_t start = a.base_in[tid] + before;
+    if (tile == a.portion_tiles - 1) a.base_out[tid] = start + tile_count;  // the next portion starts here
+    sh.global_base[tid] = static_cast<long long>(start) - static_cast<long long>(sh.tile_start[tid]);
+    // The next sorting pass's status array: the last one's words, cleared row by row.
+    unsigned* const next_status = sh.plan.status_array == 0 ? a.status[1] : a.status[0];
+    next_status[(a.first_tile + tile) * radix + tid] = 0;
+  }
+  __syncthreads();
+  K* dst_keys = static_cast<K*>(sh.plan.dst_keys);
+  unsigned out_digit[Pairs ? items : 1];
+#pragma unroll
+  for (int k = 0; k < items; ++k) {
+    const int j = k * block + tid;
+    if (Full || j < valid) {
+      const U bits = staging[j];
+      const unsigned d = digit(bits);
+      if constexpr (Pairs) out_digit[k] = d;
+      dst_keys[sh.global_base[d] + j] = key_bits<K>::from_bits(bits);
+    }
+  }
+  if constexpr (Pairs) {
+    // The values only now: their registers are free while the keys are ranked.
+    std::uint32_t value[items];
+#pragma unroll
+    for (int s = 0; s < items; ++s) {
+      if (present(s)) value[s] = sh.plan.src_values[tile_begin + warp_first + 32 * s];
+    }
+    auto* staging_values = wb::dynamic_shared<std::uint32_t>();
+    __syncthreads();  // every key is read out before the values overwrite the staging area
+#pragma unroll
+    for (int s = 0; s < items; ++s) {
+      if (present(s)) staging_values[slot[s]] = value[s];
+    }
+    __syncthreads();
+#pragma unroll
+    for (int k = 0; k < items; ++k) {
+      const int j = k * block + tid;
+      if (Full || j < valid) sh.plan.dst_values[sh.global_base[out_digit[k]] + j] = staging_values[j];
+    }
+  }
+}
+
+// 3. One pass over one portion: see the top of the file. Shared memory: Shape::warps * radix
+// unsigned (each warp's digit counts, then where its keys of each digit go in the tile),
+// reused as the staging area of the tile (Shape::tile keys, then values).
+template <class K, bool Pairs, class Shape>
+__global__ void __launch_bounds__(Shape::block, Shape::min_blocks) onesweep_pass_kernel(const pass_args a) {
+  constexpr int block = Shape::block;
+  constexpr int tile_keys = Shape::tile;
+  const int mode = a.plan->mode;
+  if (mode == pass_skip) return;
+  const int tid = static_cast<int>(threadIdx.x);
+  if (mode == pass_copy) {  // every pass skipped: the output is the input
+    const pass_plan plan = *a.plan;
+    const K* src_keys = static_cast<const K*>(plan.src_keys);
+    K* dst_keys = static_cast<K*>(plan.dst_keys);
+    const std::int64_t begin = a.portion_begin + static_cast<std::int64_t>(blockIdx.x) * tile_keys;
+    const std::int64_t end = begin + tile_keys < a.n ? begin + tile_keys : a.n;
+    for (std::int64_t i = begin + tid; i < end; i += block) {
+      dst_keys[i] = src_keys[i];
+      if constexpr (Pairs) plan.dst_values[i] = plan.src_values[i];
+    }
+    return;
+  }
+  __shared__ pass_shared sh;
+  unsigned* warp_slot = wb::dynamic_shared<unsigned>();
+  // A tile number in the order blocks start: every earlier tile belongs to a running block.
+  if (tid == 0) {
+    sh.tile_number = atomicAdd(a.tile_counter, 1u);
+    sh.plan = *a.plan;
+  }
+  for (int i = tid; i < Shape::warps * radix; i += block) warp_slot[i] = 0;
+  __syncthreads();
+  const std::int64_t tile = sh.tile_number;
+  const std::int64_t left = a.n - (a.portion_begin + tile * tile_keys);
+  if (left >= tile_keys) {
+    sort_tile<K, Pairs, Shape, true>(a, sh, tile, tile_keys);
+  } else {
+    sort_tile<K, Pairs, Shape, false>(a, sh, tile, static_cast<int>(left));
   }
 }
 

@@ -17,15 +17,17 @@ namespace {
 
 const bool registered = wb::testing::register_stages(std::span<const wb::stage>(sort::stages));
 
-// The keys one block covers at once in each stage with cfg.
+// The keys one block covers at once in each stage with cfg (stage 5: its own tile shape).
+template <class K>
 std::int64_t tile_of(int stage, const config& cfg) {
+  if (stage == 5) return onesweep_tile(sizeof(K), false);
   return stage == 0 ? 64 : static_cast<std::int64_t>(cfg.block) * items_for(stage, cfg);
 }
 
 template <class K>
 void check_sizes(int stage, std::uint64_t salt) {
   const config cfg{32, stage >= 4 ? 2 : 0, 0};  // small tiles: many blocks for a small n
-  const std::int64_t u = tile_of(stage, cfg);
+  const std::int64_t u = tile_of<K>(stage, cfg);
   for (const std::int64_t n : {std::int64_t{0}, std::int64_t{1}, std::int64_t{2}, u - 1, u, u + 1, 2 * u - 1,
                                2 * u + 1, 9 * u + 3}) {
     check_stage<K>(stage, seeded_keys<K>(static_cast<std::size_t>(n), wb::testing::seed(salt + n)), cfg, "seeded");
@@ -120,10 +122,56 @@ TEST_SUITE("sort/4 coarsened") {
 }
 TEST_SUITE("sort/5 onesweep") {
   TEST_CASE("onesweep: sizes, patterns, extremes, key-value") { check_all(5); }
-  TEST_CASE("onesweep: a look-back past many tiles, block sizes") {
-    for (const int block : {32, 128}) {
-      check_stage<std::uint32_t>(5, seeded_keys<std::uint32_t>(40 * 32 * 2 + 5, wb::testing::seed(950 + block)),
-                                 config{block, 2, 0}, "uint32");
+  TEST_CASE("onesweep: a look-back past many tiles, in portions") {
+    const std::int64_t tile = onesweep_tile(4, false);
+    const auto keys = seeded_keys<std::uint32_t>(static_cast<std::size_t>(6 * tile + 5), wb::testing::seed(950));
+    // One portion; a tile a portion (every tile starts a look-back afresh); two tiles a portion
+    // (a part-filled last portion); a portion that is not a whole number of tiles.
+    for (const std::int64_t portion : {std::int64_t{0}, tile, 2 * tile, 3 * tile - 1}) {
+      check_stage<std::uint32_t>(5, keys, config{256, 0, 0, portion}, "uint32, portion " + std::to_string(portion));
+    }
+  }
+  TEST_CASE("onesweep: passes where every key has the same digit are skipped") {
+    const std::int64_t tile = onesweep_tile(8, false);
+    const auto n = static_cast<std::size_t>(2 * tile + 7);
+    const auto seed = wb::testing::seed(960);
+    auto with_bytes = [&](std::uint32_t byte_mask) {  // random keys that differ only in the bytes of byte_mask
+      auto keys = seeded_keys<std::uint32_t>(n, seed + byte_mask);
+      for (auto& k : keys) k = (k & byte_mask) | (0x5A5A5A5Au & ~byte_mask);
+      return keys;
+    };
+    check_stage<std::uint32_t>(5, with_bytes(0xFF000000u), config{}, "uint32, only the top byte varies");
+    check_stage<std::uint32_t>(5, with_bytes(0x000000FFu), config{}, "uint32, only the lowest byte varies");
+    check_stage<std::uint32_t>(5, with_bytes(0x00FF00FFu), config{}, "uint32, bytes 0 and 2 vary");
+    check_stage<std::uint32_t>(5, with_bytes(0x00FFFF00u), config{256, 0, 0, tile}, "uint32, bytes 1 and 2, portions");
+    // Every pass skipped: the output is a copy of the input (keys and values), across portions too.
+    check_stage<std::uint32_t>(5, with_bytes(0), config{}, "uint32, all equal");
+    check_stage<std::uint32_t>(5, with_bytes(0), config{256, 0, 0, tile}, "uint32, all equal, portions");
+    check_stage<std::int64_t>(5, wb::gen::all_equal<std::int64_t>(n, -3), config{}, "int64, all equal");
+    // 64-bit keys of a small range: the top bytes agree (the chapter's counting case).
+    auto small = wb::gen::uniform<std::int64_t>(n, seed, -1000000, 1000000);
+    check_stage<std::int64_t>(5, small, config{}, "int64 in +-10^6");
+    for (auto& k : small) k = k < 0 ? -k : k;
+    check_stage<std::int64_t>(5, small, config{}, "int64 in [0, 10^6]");
+  }
+  TEST_CASE("onesweep: one workspace, several sorts") {
+    // Stale tile counters or status words of an earlier sort must not leak into the next one.
+    const std::int64_t tile = onesweep_tile(4, true);
+    const auto n = 3 * tile + 11;
+    const config cfg{};
+    workspace_buffer<float> ws(n, cfg);
+    for (int round = 0; round < 3; ++round) {
+      const auto keys = round == 1 ? wb::gen::all_equal<float>(static_cast<std::size_t>(n), 2.5f)
+                                   : seeded_keys<float>(static_cast<std::size_t>(n), wb::testing::seed(970 + round));
+      const auto values = positions(keys.size());
+      wb::device_buffer<float> d_keys(keys), d_out(keys.size());
+      wb::device_buffer<std::uint32_t> d_values(values), d_values_out(values.size());
+      sort::WB_TRACK::sort_onesweep<float>(d_keys.data(), d_out.data(), d_values.data(), d_values_out.data(), n,
+                                           ws.view(), cfg);
+      WB_CHECK(cudaDeviceSynchronize());
+      INFO("round " << round);
+      const std::string why = sort_error(keys, values, sorted<float>{d_out.to_host(), d_values_out.to_host()});
+      CHECK_MESSAGE(why.empty(), why);
     }
   }
 }

@@ -18,6 +18,35 @@ TEST_SUITE("sort/5 onesweep") {
     for (const int stage : {4, 5, 6}) check_stage<std::int32_t>(stage, keys, config{}, "large int32");
   }
 
+  WB_GPU_TEST_CASE("[large] stage 5 past 2^31 keys (64-bit indices, several look-back portions)") {
+    if (!wb::testing::gpu_present()) return;
+    // key i = i * p mod n with p a prime above n: a permutation of 0 .. n-1, so the sorted keys
+    // are 0, 1, ..., n-1, and the value (the input position) at k is the i with i * p = k mod n.
+    const std::int64_t n = (std::int64_t{1} << 31) + 1000;
+    const std::uint64_t p = 2654435761u;
+    std::vector<std::uint32_t> keys(static_cast<std::size_t>(n));
+    for (std::int64_t i = 0; i < n; ++i) keys[i] = static_cast<std::uint32_t>(static_cast<std::uint64_t>(i) * p % n);
+    const auto values = positions(keys.size());
+    const config cfg{};
+    wb::device_buffer<std::uint32_t> d_keys(keys), d_out(keys.size()), d_values(values), d_values_out(keys.size());
+    {
+      wb::workspace_buffer ws(onesweep_workspace_bytes(n, sizeof(std::uint32_t), cfg));
+      sort::WB_TRACK::sort_onesweep<std::uint32_t>(d_keys.data(), d_out.data(), d_values.data(), d_values_out.data(),
+                                                   n, ws.view(), cfg);
+      WB_CHECK(cudaDeviceSynchronize());
+    }
+    const auto out = d_out.to_host();
+    const auto out_values = d_values_out.to_host();
+    std::int64_t wrong = 0, first = -1;
+    for (std::int64_t k = 0; k < n; ++k) {
+      const bool ok = out[k] == static_cast<std::uint32_t>(k) &&
+                      static_cast<std::uint64_t>(out_values[k]) * p % n == static_cast<std::uint64_t>(k);
+      if (!ok && wrong++ == 0) first = k;
+    }
+    INFO("n " << n << ", first wrong index " << first);
+    CHECK(wrong == 0);
+  }
+
 #if defined(WB_HAVE_BASELINE)
   WB_GPU_TEST_CASE("stages 5 and 6 agree with CUB's radix sort and merge sort") {
     if (!wb::testing::gpu_present()) return;

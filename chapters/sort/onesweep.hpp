@@ -1,0 +1,115 @@
+// What both tracks' stage 5 (onesweep.cu), its host side (onesweep_host.inl) and the
+// workspace size (sort_common.cpp) share: the tile shapes, the plan of the passes, the
+// arguments of the pass kernel, the scratch layout.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "sort.hpp"
+
+namespace sort::onesweep {
+
+inline constexpr int radix = 1 << onesweep_bits;  // 256 digit values (buckets) per pass
+inline constexpr int max_passes = 8;              // 64-bit keys
+
+// How a pass ranks a warp's keys of one step: which lanes hold the same digit.
+enum class peer_method : int {
+  match_any = 0,  // __match_any_sync on the digit: one instruction, but slower on an H100
+  ballots = 1,    // 8 ballots, one per digit bit, and-ed together (the stage uses these)
+};
+
+// A tile: Block threads (a multiple of 32, at least one thread per digit), each holding
+// Items keys in registers; MinBlocks: blocks an SM must hold at once (bounds the registers a
+// thread may use).
+template <int Block, int Items, peer_method Peers, int MinBlocks>
+struct shape {
+  static constexpr int block = Block;
+  static constexpr int items = Items;
+  static constexpr int min_blocks = MinBlocks;
+  static constexpr int warps = Block / 32;
+  static constexpr int tile = Block * Items;
+  static constexpr peer_method peers = Peers;
+  static_assert(Block % 32 == 0 && Block >= radix, "one thread per digit");
+};
+
+// The shape stage 5 runs for keys of key_bytes, with or without 32-bit values: the fastest
+// of the shapes measured on an H100 (chapter README), each fitting its keys, slots (and
+// values) in the registers that MinBlocks blocks an SM leave. smallest_tile: the smallest
+// tile of these (the workspace is sized for it).
+struct default_shape {
+  int block, items, min_blocks;
+};
+constexpr default_shape default_shape_for(std::size_t key_bytes, bool pairs) {
+  if (key_bytes == 4) return pairs ? default_shape{384, 23, 2} : default_shape{384, 16, 3};
+  return pairs ? default_shape{384, 16, 2} : default_shape{512, 12, 2};
+}
+inline constexpr std::int64_t smallest_tile = 6144;
+
+// What a pass does, decided on the device from the histogram (so the host never waits).
+enum pass_mode : int {
+  pass_skip = 0,  // every key has the same digit here: the order does not change
+  pass_sort = 1,
+  pass_copy = 2,  // the last pass when every pass is skipped: the input is copied to the output
+};
+
+struct pass_plan {
+  int mode;
+  int status_array;  // which of the two status arrays this pass looks back in (sorting passes alternate)
+  const void* src_keys;
+  void* dst_keys;
+  const std::uint32_t* src_values;  // nullptr: keys only
+  std::uint32_t* dst_values;
+};
+
+// One launch of the pass kernel covers one portion of the input: at most 2^30 - 1 keys, so
+// the look-back's 30-bit counts cannot overflow; portions run one after the other.
+struct pass_args {
+  const pass_plan* plan;
+  std::int64_t n;                   // keys in all
+  std::int64_t portion_begin;       // first key of this portion
+  std::int64_t first_tile;          // its first tile, counted over all portions
+  std::int64_t portion_tiles;       // its tiles
+  int shift;                        // the digit's lowest bit
+  const std::uint64_t* base_in;     // [radix]: where each bucket's keys of this portion start
+  std::uint64_t* base_out;          // [radix]: ... of the next portion (written by the last tile)
+  unsigned* status[2];              // [tile][radix] status words, two arrays
+  unsigned* tile_counter;           // this pass's and portion's, zero before
+};
+
+// The scratch of stage 5 for `tiles` tiles, `portions` portions of K keys.
+struct layout {
+  std::size_t counters;   // unsigned [max_passes][portions]         | zeroed by one memset
+  std::size_t histogram;  // unsigned long long [max_passes][radix]   |
+  std::size_t status0;    // unsigned [tiles][radix]                  |
+  std::size_t zeroed_end;
+  std::size_t status1;    // unsigned [tiles][radix]
+  std::size_t base;       // std::uint64_t [max_passes][2][radix]
+  std::size_t plan;       // pass_plan [max_passes]
+  std::size_t end;
+};
+
+inline constexpr std::size_t align16(std::size_t bytes) { return (bytes + 15) / 16 * 16; }
+
+inline layout layout_for(std::int64_t tiles, std::int64_t portions) {
+  layout l{};
+  const auto t = static_cast<std::size_t>(tiles);
+  l.counters = 0;
+  l.histogram = align16(sizeof(unsigned) * max_passes * static_cast<std::size_t>(portions));
+  l.status0 = l.histogram + align16(sizeof(unsigned long long) * max_passes * radix);
+  l.zeroed_end = l.status0 + align16(sizeof(unsigned) * t * radix);
+  l.status1 = l.zeroed_end;
+  l.base = l.status1 + align16(sizeof(unsigned) * t * radix);
+  l.plan = l.base + align16(sizeof(std::uint64_t) * max_passes * 2 * radix);
+  l.end = l.plan + align16(sizeof(pass_plan) * max_passes);
+  return l;
+}
+
+// Keys a portion holds at most: whole tiles, each count below 2^30.
+inline std::int64_t portion_tiles_for(std::int64_t tile, std::int64_t requested_keys) {
+  const std::int64_t most = ((std::int64_t{1} << 30) - 1) / tile;
+  const std::int64_t asked = requested_keys > 0 ? requested_keys / tile : most;
+  return asked < 1 ? 1 : (asked < most ? asked : most);
+}
+
+}  // namespace sort::onesweep
