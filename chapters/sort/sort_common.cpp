@@ -17,8 +17,23 @@ std::size_t aligned16(std::size_t bytes) { return (bytes + 15) / 16 * 16; }
 
 int items_for(int stage, const config& cfg) {
   if (stage <= 3) return 1;
+  if (stage == 6) {
+    const merge_tiles t = merge_tiles_for(cfg, 4, false);
+    return static_cast<int>(t.merge_tile / cfg.block);
+  }
   if (cfg.items_per_thread > 0) return cfg.items_per_thread;
-  return stage == 6 ? 4 : 8;
+  return 8;
+}
+
+merge_tiles merge_tiles_for(const config& cfg, std::size_t key_bytes, bool with_values) {
+#define SORT_MERGE_TILES(BLOCK, SORT_BLOCK, I4, I4V, I8, I8V)                                        \
+  if (cfg.block == (BLOCK)) {                                                                       \
+    const int items = key_bytes == 8 ? (with_values ? (I8V) : (I8)) : (with_values ? (I4V) : (I4)); \
+    return {std::int64_t{SORT_BLOCK} * items, std::int64_t{BLOCK} * items};                          \
+  }
+  SORT_MERGE_SHAPES(SORT_MERGE_TILES)
+#undef SORT_MERGE_TILES
+  throw std::invalid_argument("block size " + std::to_string(cfg.block) + " has no stage-6 shape");
 }
 
 int bits_for(int stage, const config& cfg) {
@@ -42,7 +57,7 @@ void validate(const config& cfg) {
   if (cfg.bits != 0 && cfg.bits != 1 && cfg.bits != 2 && cfg.bits != 4 && cfg.bits != 8) {
     throw std::invalid_argument("bits " + std::to_string(cfg.bits) + " is not allowed: use 1, 2, 4 or 8 (0: 4)");
   }
-  for (const int stage : {4, 5, 6}) {
+  for (const int stage : {4, 5}) {  // stage 6's tiles are compiled shapes (sort.hpp)
     if (static_cast<std::int64_t>(b) * items_for(stage, cfg) > max_tile_items) {
       throw std::invalid_argument("block x items per thread = " +
                                   std::to_string(static_cast<std::int64_t>(b) * items_for(stage, cfg)) +
@@ -71,6 +86,8 @@ std::size_t workspace_bytes(std::int64_t n, std::size_t key_bytes, const config&
     most = std::max(most, 2 * aligned16(static_cast<std::size_t>(passes) * 256 * 8) + aligned16(passes * 4) +
                               aligned16(static_cast<std::size_t>(tiles) * 256 * 8));
   }
+  // Stage 6: one partition per output tile of a merge pass.
+  most = std::max(most, aligned16(static_cast<std::size_t>(ceil_div(n, merge_min_tile) + 1) * 8));
   return buffers + most;
 }
 
