@@ -47,17 +47,17 @@ struct config {
 // cfg.items_per_thread or 8 (stages 4, 5); stage 6: its compiled shape's (below) for 4-byte keys.
 int items_for(int stage, const config& cfg);
 
-// Stage 6's compiled shapes, chosen by cfg.block (the merge passes' threads per block; stage 6
-// ignores cfg.items_per_thread): the tile sort runs sort-block threads, every thread holds
-// ITEMS keys in registers, ITEMS for 4-byte keys, 4-byte keys with values, 8-byte keys,
-// 8-byte keys with values (odd: conflict-free shared memory; fewer for larger records, so
-// they fit in registers).
-//   X(block, sort block, items 4B, items 4B+values, items 8B, items 8B+values)
-#define SORT_MERGE_SHAPES(X)  \
-  X(32, 32, 3, 3, 3, 3)       \
-  X(64, 64, 3, 3, 3, 3)       \
-  X(256, 512, 15, 11, 7, 5)   \
-  X(512, 1024, 15, 11, 7, 5)
+// Stage 6's compiled shapes, chosen by cfg.block (stage 6 ignores cfg.items_per_thread): the
+// tile sort runs with `sort block` threads, the merge passes with `merge block` threads, every
+// thread holding ITEMS keys in registers: ITEMS for 4-byte keys, 4-byte keys with values,
+// 8-byte keys, 8-byte keys with values (odd: conflict-free shared memory; fewer for larger
+// records, so they fit in registers). 256, the default block, is the shape measured fastest.
+//   X(block, sort block, merge block, items 4B, items 4B+values, items 8B, items 8B+values)
+#define SORT_MERGE_SHAPES(X)          \
+  X(32, 32, 32, 3, 3, 3, 3)           \
+  X(64, 64, 64, 3, 3, 3, 3)           \
+  X(256, 1024, 512, 17, 11, 7, 5)     \
+  X(512, 512, 512, 17, 11, 9, 7)
 inline constexpr int merge_min_tile = 96;  // stage 6's smallest output tile: 32 threads x 3 keys
 
 // Stage 6's tiles with cfg: keys a block sorts at level 0 (the first run width), keys a
@@ -65,6 +65,7 @@ inline constexpr int merge_min_tile = 96;  // stage 6's smallest output tile: 32
 struct merge_tiles {
   std::int64_t sort_tile;
   std::int64_t merge_tile;
+  int items;  // keys per thread
 };
 merge_tiles merge_tiles_for(const config& cfg, std::size_t key_bytes, bool with_values);
 // Digit width of a stage: 1 (stages 1, 2), cfg.bits or 4 (stages 3, 4), 8 (stage 5).

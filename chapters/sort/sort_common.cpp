@@ -18,18 +18,17 @@ std::size_t aligned16(std::size_t bytes) { return (bytes + 15) / 16 * 16; }
 int items_for(int stage, const config& cfg) {
   if (stage <= 3) return 1;
   if (stage == 6) {
-    const merge_tiles t = merge_tiles_for(cfg, 4, false);
-    return static_cast<int>(t.merge_tile / cfg.block);
+    return merge_tiles_for(cfg, 4, false).items;
   }
   if (cfg.items_per_thread > 0) return cfg.items_per_thread;
   return 8;
 }
 
 merge_tiles merge_tiles_for(const config& cfg, std::size_t key_bytes, bool with_values) {
-#define SORT_MERGE_TILES(BLOCK, SORT_BLOCK, I4, I4V, I8, I8V)                                        \
+#define SORT_MERGE_TILES(BLOCK, SORT_BLOCK, MERGE_BLOCK, I4, I4V, I8, I8V)                          \
   if (cfg.block == (BLOCK)) {                                                                       \
     const int items = key_bytes == 8 ? (with_values ? (I8V) : (I8)) : (with_values ? (I4V) : (I4)); \
-    return {std::int64_t{SORT_BLOCK} * items, std::int64_t{BLOCK} * items};                          \
+    return {std::int64_t{SORT_BLOCK} * items, std::int64_t{MERGE_BLOCK} * items, items};             \
   }
   SORT_MERGE_SHAPES(SORT_MERGE_TILES)
 #undef SORT_MERGE_TILES

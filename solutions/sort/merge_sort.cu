@@ -32,23 +32,28 @@ namespace merge_lib = merge::solution;
 
 // A thread's ITEMS keys (and values) sorted in registers. Odd-even transposition: rounds of
 // compare-exchanges of neighbours, alternately (0,1)(2,3)... and (1,2)(3,4)...; ITEMS rounds
-// sort any input. Neighbours are exchanged only when strictly out of order, so equal keys
-// keep their order (stable). Fully unrolled: every index is a compile-time constant.
+// sort any input. With values, neighbours are exchanged only when strictly out of order, so
+// equal keys keep their order (stable). Keys alone need no stability (equal bit patterns are
+// the same key): a min and a max, no branch. Fully unrolled: every index is a constant.
 template <int ITEMS, bool VALUES, class U>
 __device__ __forceinline__ void thread_sort(U (&keys)[ITEMS], std::uint32_t (&values)[ITEMS]) {
 #pragma unroll
   for (int round = 0; round < ITEMS; ++round) {
 #pragma unroll
     for (int x = round & 1; x + 1 < ITEMS; x += 2) {
-      if (keys[x + 1] < keys[x]) {
+      if constexpr (VALUES) {
+        const bool swap = keys[x + 1] < keys[x];
         const U k = keys[x];
-        keys[x] = keys[x + 1];
-        keys[x + 1] = k;
-        if constexpr (VALUES) {
-          const std::uint32_t v = values[x];
-          values[x] = values[x + 1];
-          values[x + 1] = v;
-        }
+        const std::uint32_t v = values[x];
+        keys[x] = swap ? keys[x + 1] : k;
+        keys[x + 1] = swap ? k : keys[x + 1];
+        values[x] = swap ? values[x + 1] : v;
+        values[x + 1] = swap ? v : values[x + 1];
+      } else {
+        const U low = keys[x + 1] < keys[x] ? keys[x + 1] : keys[x];
+        const U high = keys[x + 1] < keys[x] ? keys[x] : keys[x + 1];
+        keys[x] = low;
+        keys[x + 1] = high;
       }
     }
   }

@@ -153,8 +153,9 @@ TEST_SUITE("sort/6 merge") {
   }
   TEST_CASE("merge sort: the default shape, one merge level and a short last pair") {
     const config cfg{};  // block 256: the tuned shape
-    const merge_tiles t = merge_tiles_for(cfg, 4, true);
+    const merge_tiles t = merge_tiles_for(cfg, 4, false);  // keys only: the largest tiles
     REQUIRE(t.sort_tile % t.merge_tile == 0);
+    // Keys only: one level, its last tile a single key; key-value (smaller tiles): two levels.
     check_stage<std::uint32_t>(6, seeded_keys<std::uint32_t>(t.sort_tile + t.merge_tile + 1, wb::testing::seed(980)),
                                cfg, "uint32");
   }
