@@ -56,8 +56,8 @@ int items_for(int stage, const config& cfg);
 #define SORT_MERGE_SHAPES(X)          \
   X(32, 32, 32, 3, 3, 3, 3)           \
   X(64, 64, 64, 3, 3, 3, 3)           \
-  X(256, 1024, 512, 17, 11, 7, 5)     \
-  X(512, 512, 512, 17, 11, 9, 7)
+  X(256, 1024, 512, 17, 11, 17, 9)    \
+  X(512, 512, 512, 17, 11, 9, 9)
 inline constexpr int merge_min_tile = 96;  // stage 6's smallest output tile: 32 threads x 3 keys
 
 // Stage 6's tiles with cfg: keys a block sorts at level 0 (the first run width), keys a

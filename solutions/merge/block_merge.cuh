@@ -86,7 +86,21 @@ __device__ __forceinline__ void merge_tile(const K* __restrict__ A, int A_length
   static_assert(sizeof(Out) == sizeof(K) && sizeof(V) <= sizeof(K), "the staging reuses the keys' shared memory");
   const int C_length = A_length + B_length;
 
-  // 1. The inputs, coalesced, into shared memory.
+  // 1. The inputs, coalesced, into shared memory. With values, their loads are issued now
+  // too (into registers, striped like the keys): they are in flight while the keys merge,
+  // instead of being requested only once the keys are stored.
+  V value_item[ITEMS];
+  if constexpr (VALUES) {
+#pragma unroll
+    for (int x = 0; x < ITEMS; ++x) {
+      const int idx = x * BLOCK + static_cast<int>(threadIdx.x);
+      if (idx < A_length) {
+        value_item[x] = A_val[idx];
+      } else if (idx < C_length) {
+        value_item[x] = B_val[idx - A_length];
+      }
+    }
+  }
   load_tile_striped<BLOCK, ITEMS>(A, A_length, B, B_length, AB_S);
   __syncthreads();
 
@@ -106,10 +120,14 @@ __device__ __forceinline__ void merge_tile(const K* __restrict__ A, int A_length
   store_tile_blocked<BLOCK, ITEMS>(out, C, C_length, reinterpret_cast<Out*>(AB_S));
 
   if constexpr (VALUES) {
-    // The values follow their keys: load the tile's values in the same order as the keys,
-    // pick each output's value by where its key came from, store like the keys.
+    // The values follow their keys: the tile's values into shared memory in the same order
+    // as the keys, each output's value picked by where its key came from, stored like the keys.
     V* AB_val_S = reinterpret_cast<V*>(AB_S);
-    load_tile_striped<BLOCK, ITEMS>(A_val, A_length, B_val, B_length, AB_val_S);
+#pragma unroll
+    for (int x = 0; x < ITEMS; ++x) {
+      const int idx = x * BLOCK + static_cast<int>(threadIdx.x);
+      if (idx < C_length) AB_val_S[idx] = value_item[x];
+    }
     __syncthreads();
     V vals[ITEMS];
 #pragma unroll

@@ -166,39 +166,29 @@ void run_size(int log2n) {
 #if defined(SORT_VARIANTS_WIDE)
   setup<std::int64_t, VALUES> s(log2n);
   if constexpr (!VALUES) {
-    s.template variant<merge_shape<1024, 512, 7>>("1024/512 x7", true);
+    s.template variant<merge_shape<1024, 512, 17>>("1024/512 x17", true);
     s.template variant<merge_shape<1024, 512, 9>>("1024/512 x9", false);
-    s.template variant<merge_shape<1024, 512, 11>>("1024/512 x11", false);
-    s.template variant<merge_shape<512, 512, 9>>("512/512 x9", false);
-    s.template variant<merge_shape<512, 512, 11>>("512/512 x11", false);
-    s.template variant<merge_shape<512, 256, 15>>("512/256 x15", false);
-    s.template variant<merge_shape<1024, 512, 17>>("1024/512 x17", false);
-  } else {
-    s.template variant<merge_shape<1024, 512, 5>>("1024/512 x5", true);
     s.template variant<merge_shape<1024, 512, 7>>("1024/512 x7", false);
-    s.template variant<merge_shape<1024, 512, 9>>("1024/512 x9", false);
-    s.template variant<merge_shape<512, 512, 7>>("512/512 x7", false);
+    s.template variant<merge_shape<512, 512, 17>>("512/512 x17", false);
+  } else {
+    s.template variant<merge_shape<1024, 512, 9>>("1024/512 x9", true);
+    s.template variant<merge_shape<1024, 512, 11>>("1024/512 x11", false);
+    s.template variant<merge_shape<1024, 512, 5>>("1024/512 x5", false);
     s.template variant<merge_shape<512, 512, 9>>("512/512 x9", false);
-    s.template variant<merge_shape<512, 256, 11>>("512/256 x11", false);
   }
 #else
   setup<std::uint32_t, VALUES> s(log2n);
   if constexpr (!VALUES) {
     s.template variant<merge_shape<1024, 512, 17>>("1024/512 x17", true);
-    s.template variant<merge_shape<1024, 512, 19>>("1024/512 x19", false);
-    s.template variant<merge_shape<1024, 512, 23>>("1024/512 x23", false);
-    s.template variant<merge_shape<1024, 512, 33>>("1024/512 x33", true);
     s.template variant<merge_shape<1024, 256, 33>>("1024/256 x33", false);
     s.template variant<merge_shape<512, 512, 17>>("512/512 x17", false);
-    s.template variant<merge_shape<512, 256, 33>>("512/256 x33", false);
   } else {
     s.template variant<merge_shape<1024, 512, 11>>("1024/512 x11", true);
-    s.template variant<merge_shape<1024, 512, 13>>("1024/512 x13", false);
-    s.template variant<merge_shape<1024, 512, 15>>("1024/512 x15", false);
-    s.template variant<merge_shape<1024, 512, 17>>("1024/512 x17", true);
-    s.template variant<merge_shape<512, 512, 13>>("512/512 x13", false);
-    s.template variant<merge_shape<512, 512, 17>>("512/512 x17", false);
+    s.template variant<merge_shape<1024, 512, 9>>("1024/512 x9", false);
     s.template variant<merge_shape<1024, 256, 17>>("1024/256 x17", false);
+    s.template variant<merge_shape<1024, 512, 17>>("1024/512 x17", false);
+    s.template variant<merge_shape<512, 512, 11>>("512/512 x11", false);
+    s.template variant<merge_shape<512, 256, 11>>("512/256 x11", false);
   }
 #endif
 }
