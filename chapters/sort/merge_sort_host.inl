@@ -90,16 +90,16 @@ void sort_merge(const K* keys_in, K* keys_out, const std::uint32_t* values_in, s
   validate(cfg);
   const bool with_values = values_in != nullptr;
   constexpr bool wide = sizeof(K) == 8;
-#define SORT_MERGE_DISPATCH(BLOCK, SORT_BLOCK, MERGE_BLOCK, I4, I4V, I8, I8V)                                  \
-  if (cfg.block == (BLOCK)) {                                                                               \
-    if (with_values) {                                                                                      \
-      merge_sort_shaped<K, merge_shape<SORT_BLOCK, MERGE_BLOCK, wide ? (I8V) : (I4V)>, true>(              \
-          keys_in, keys_out, values_in, values_out, n, ws);                                                 \
-    } else {                                                                                                \
-      merge_sort_shaped<K, merge_shape<SORT_BLOCK, MERGE_BLOCK, wide ? (I8) : (I4)>, false>(keys_in, keys_out, \
-                                                                                          nullptr, nullptr, n, ws); \
-    }                                                                                                       \
-    return;                                                                                                 \
+#define SORT_MERGE_DISPATCH(BLOCK, SORT_BLOCK, MB4, I4, MB4V, I4V, MB8, I8, MB8V, I8V)                     \
+  if (cfg.block == (BLOCK)) {                                                                           \
+    if (with_values) {                                                                                  \
+      using shape = merge_shape<SORT_BLOCK, wide ? (MB8V) : (MB4V), wide ? (I8V) : (I4V)>;              \
+      merge_sort_shaped<K, shape, true>(keys_in, keys_out, values_in, values_out, n, ws);               \
+    } else {                                                                                            \
+      using shape = merge_shape<SORT_BLOCK, wide ? (MB8) : (MB4), wide ? (I8) : (I4)>;                  \
+      merge_sort_shaped<K, shape, false>(keys_in, keys_out, nullptr, nullptr, n, ws);                   \
+    }                                                                                                   \
+    return;                                                                                             \
   }
   SORT_MERGE_SHAPES(SORT_MERGE_DISPATCH)
 #undef SORT_MERGE_DISPATCH

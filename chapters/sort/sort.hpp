@@ -48,16 +48,18 @@ struct config {
 int items_for(int stage, const config& cfg);
 
 // Stage 6's compiled shapes, chosen by cfg.block (stage 6 ignores cfg.items_per_thread): the
-// tile sort runs with `sort block` threads, the merge passes with `merge block` threads, every
-// thread holding ITEMS keys in registers: ITEMS for 4-byte keys, 4-byte keys with values,
-// 8-byte keys, 8-byte keys with values (odd: conflict-free shared memory; fewer for larger
-// records, so they fit in registers). 256, the default block, is the shape measured fastest.
-//   X(block, sort block, merge block, items 4B, items 4B+values, items 8B, items 8B+values)
-#define SORT_MERGE_SHAPES(X)          \
-  X(32, 32, 32, 3, 3, 3, 3)           \
-  X(64, 64, 64, 3, 3, 3, 3)           \
-  X(256, 1024, 512, 17, 11, 17, 9)    \
-  X(512, 512, 512, 17, 11, 9, 9)
+// tile sort runs `sort block` threads; then, for each kind of record (4-byte keys, 4-byte keys
+// with values, 8-byte keys, 8-byte keys with values), the merge levels' threads per block and
+// the keys every thread holds in registers (odd: conflict-free shared memory). Block 256, the
+// default, is the shape measured fastest on an H100 (README); 32 and 64 give small tiles for
+// the checks, 512 one block size everywhere.
+//   X(block, sort block, merge block 4B, items 4B, merge block 4B+values, items 4B+values,
+//     merge block 8B, items 8B, merge block 8B+values, items 8B+values)
+#define SORT_MERGE_SHAPES(X)                             \
+  X(32, 32, 32, 3, 32, 3, 32, 3, 32, 3)                  \
+  X(64, 64, 64, 3, 64, 3, 64, 3, 64, 3)                  \
+  X(256, 1024, 512, 17, 256, 17, 512, 17, 512, 9)        \
+  X(512, 512, 512, 17, 512, 11, 512, 17, 512, 9)
 inline constexpr int merge_min_tile = 96;  // stage 6's smallest output tile: 32 threads x 3 keys
 
 // Stage 6's tiles with cfg: keys a block sorts at level 0 (the first run width), keys a

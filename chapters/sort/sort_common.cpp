@@ -25,10 +25,12 @@ int items_for(int stage, const config& cfg) {
 }
 
 merge_tiles merge_tiles_for(const config& cfg, std::size_t key_bytes, bool with_values) {
-#define SORT_MERGE_TILES(BLOCK, SORT_BLOCK, MERGE_BLOCK, I4, I4V, I8, I8V)                          \
-  if (cfg.block == (BLOCK)) {                                                                       \
-    const int items = key_bytes == 8 ? (with_values ? (I8V) : (I8)) : (with_values ? (I4V) : (I4)); \
-    return {std::int64_t{SORT_BLOCK} * items, std::int64_t{MERGE_BLOCK} * items, items};             \
+#define SORT_MERGE_TILES(BLOCK, SORT_BLOCK, MB4, I4, MB4V, I4V, MB8, I8, MB8V, I8V)                    \
+  if (cfg.block == (BLOCK)) {                                                                        \
+    const bool wide = key_bytes == 8;                                                                \
+    const int merge_block = wide ? (with_values ? (MB8V) : (MB8)) : (with_values ? (MB4V) : (MB4));  \
+    const int items = wide ? (with_values ? (I8V) : (I8)) : (with_values ? (I4V) : (I4));            \
+    return {std::int64_t{SORT_BLOCK} * items, std::int64_t{merge_block} * items, items};             \
   }
   SORT_MERGE_SHAPES(SORT_MERGE_TILES)
 #undef SORT_MERGE_TILES

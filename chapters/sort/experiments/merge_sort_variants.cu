@@ -33,7 +33,7 @@
 #include "wb/generate.hpp"
 #include "wb/timing.hpp"
 
-namespace {
+namespace merge_sort_experiment {  // named: the sweep program leaves some of it unused
 
 using namespace sort;
 
@@ -208,9 +208,10 @@ void sweep_type(int first, int last) {
   }
 }
 
-}  // namespace
+}  // namespace merge_sort_experiment
 
 int main(int argc, char** argv) {
+  using namespace merge_sort_experiment;
 #if defined(SORT_MERGE_SWEEP)
   const int first = argc > 1 ? std::atoi(argv[1]) : 16;
   const int last = argc > 2 ? std::atoi(argv[2]) : 28;
