@@ -42,7 +42,6 @@ __device__ __forceinline__ void thread_sort(U (&keys)[ITEMS], std::uint32_t (&va
 
 // Which barrier a merge level needs: a pair of runs that lies within one warp's keys is only
 // read and written by that warp.
-template <int ITEMS>
 __device__ __forceinline__ void level_barrier(int threads_per_pair) {
   if (threads_per_pair <= 32) {
     __syncwarp();

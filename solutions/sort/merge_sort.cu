@@ -61,7 +61,6 @@ __device__ __forceinline__ void thread_sort(U (&keys)[ITEMS], std::uint32_t (&va
 
 // Which barrier a merge level needs: a pair of runs that lies within one warp's keys is only
 // read and written by that warp.
-template <int ITEMS>
 __device__ __forceinline__ void level_barrier(int threads_per_pair) {
   if (threads_per_pair <= 32) {
     __syncwarp();
@@ -120,13 +119,13 @@ __global__ void __launch_bounds__(BLOCK)
   int last_pair = 1;  // threads that shared the keys read last (step 2: each its own)
   for (int threads_per_run = 1; threads_per_run < BLOCK; threads_per_run *= 2) {
     const int threads_per_pair = 2 * threads_per_run;
-    level_barrier<ITEMS>(last_pair);  // the previous reads are done
+    level_barrier(last_pair);  // the previous reads are done
 #pragma unroll
     for (int x = 0; x < ITEMS; ++x) {
       keys_S[t * ITEMS + x] = keys[x];
       if constexpr (VALUES) values_S[t * ITEMS + x] = values[x];
     }
-    level_barrier<ITEMS>(threads_per_pair);
+    level_barrier(threads_per_pair);
     const int width = threads_per_run * ITEMS;
     const int pair_begin = (t & ~(threads_per_pair - 1)) * ITEMS;
     const U* A_S = keys_S + pair_begin;
