@@ -138,6 +138,14 @@ int run(const options& opt, const CLI::App& app) {
   std::vector<std::pair<int, std::string>> known;
   for (const auto& s : stages) known.emplace_back(s.number, s.suite);
   wb::require_known_stages(opt.common.stages, known);
+  if (wb::stage_selected(opt.common.stages, 6, stages[6].suite)) {
+    try {
+      merge_tiles_for(cfg, sizeof(K), opt.pairs);  // stage 6 runs compiled shapes only
+    } catch (const std::invalid_argument&) {
+      throw wb::usage_error("--block " + std::to_string(cfg.block) +
+                            ": stage 6 is compiled for blocks 32, 64, 256 and 512 only");
+    }
+  }
 
   // The input. An explicit empty list is an empty input.
   const bool given = app.count("--input") > 0 || app.count("--input-file") > 0;
@@ -320,10 +328,13 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"uniform", "few", "equal", "sorted", "reversed", "extremes"}))
       ->capture_default_str();
   app.add_flag("--pairs", opt.pairs, "key-value: each key carries a 32-bit value (its input position)");
-  app.add_option("--block", opt.block, "threads per block: a power of two from 32 to 1024")->capture_default_str();
+  app.add_option("--block", opt.block,
+                 "threads per block: a power of two from 32 to 1024 (stage 6: 32, 64, 256 or 512, each a compiled "
+                 "shape, see the README)")
+      ->capture_default_str();
   app.add_option("--items-per-thread", opt.items_per_thread,
-                 "keys per thread of stages 4 and 6: a power of two from 1 to 16 (0: each stage's default; "
-                 "stage 5 runs its own tile shape)")
+                 "keys per thread of stage 4: a power of two from 1 to 16 (0: its default; stages 5 and 6 run "
+                 "their own tile shapes)")
       ->capture_default_str();
   app.add_option("--bits", opt.bits, "digit width of stages 3 and 4: 1, 2, 4 or 8 (0: 4)")->capture_default_str();
   app.add_option("--input", opt.input, "explicit keys, comma separated (instead of --n/--dist); empty: no keys");

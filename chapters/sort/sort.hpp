@@ -50,8 +50,33 @@ struct config {
 };
 
 // Keys per thread of a stage: 1 for stages 1-3 (the book's one key per thread),
-// cfg.items_per_thread or 8 (stage 4) or 4 (stage 6); stage 5: see onesweep_tile.
+// cfg.items_per_thread or 8 (stage 4); stage 5: see onesweep_tile; stage 6: its compiled
+// shape's (below) for 4-byte keys.
 int items_for(int stage, const config& cfg);
+
+// Stage 6's compiled shapes, chosen by cfg.block (stage 6 ignores cfg.items_per_thread): the
+// tile sort runs `sort block` threads; then, for each kind of record (4-byte keys, 4-byte keys
+// with values, 8-byte keys, 8-byte keys with values), the merge levels' threads per block and
+// the keys every thread holds in registers (odd: conflict-free shared memory). Block 256, the
+// default, is the shape measured fastest on an H100 (README); 32 and 64 give small tiles for
+// the checks, 512 one block size everywhere.
+//   X(block, sort block, merge block 4B, items 4B, merge block 4B+values, items 4B+values,
+//     merge block 8B, items 8B, merge block 8B+values, items 8B+values)
+#define SORT_MERGE_SHAPES(X)                             \
+  X(32, 32, 32, 3, 32, 3, 32, 3, 32, 3)                  \
+  X(64, 64, 64, 3, 64, 3, 64, 3, 64, 3)                  \
+  X(256, 1024, 512, 17, 256, 17, 512, 17, 512, 9)        \
+  X(512, 512, 512, 17, 512, 11, 512, 17, 512, 9)
+inline constexpr int merge_min_tile = 96;  // stage 6's smallest output tile: 32 threads x 3 keys
+
+// Stage 6's tiles with cfg: keys a block sorts at level 0 (the first run width), keys a
+// block merges at each later level.
+struct merge_tiles {
+  std::int64_t sort_tile;
+  std::int64_t merge_tile;
+  int items;  // keys per thread
+};
+merge_tiles merge_tiles_for(const config& cfg, std::size_t key_bytes, bool with_values);
 // Digit width of a stage: 1 (stages 1, 2), cfg.bits or 4 (stages 3, 4), 8 (stage 5).
 int bits_for(int stage, const config& cfg);
 

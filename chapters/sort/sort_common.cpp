@@ -19,8 +19,24 @@ std::size_t aligned16(std::size_t bytes) { return (bytes + 15) / 16 * 16; }
 int items_for(int stage, const config& cfg) {
   if (stage <= 3) return 1;
   if (stage == 5) return onesweep::default_shape_for(4, false).items;
+  if (stage == 6) {
+    return merge_tiles_for(cfg, 4, false).items;
+  }
   if (cfg.items_per_thread > 0) return cfg.items_per_thread;
-  return stage == 6 ? 4 : 8;
+  return 8;
+}
+
+merge_tiles merge_tiles_for(const config& cfg, std::size_t key_bytes, bool with_values) {
+#define SORT_MERGE_TILES(BLOCK, SORT_BLOCK, MB4, I4, MB4V, I4V, MB8, I8, MB8V, I8V)                    \
+  if (cfg.block == (BLOCK)) {                                                                        \
+    const bool wide = key_bytes == 8;                                                                \
+    const int merge_block = wide ? (with_values ? (MB8V) : (MB8)) : (with_values ? (MB4V) : (MB4));  \
+    const int items = wide ? (with_values ? (I8V) : (I8)) : (with_values ? (I4V) : (I4));            \
+    return {std::int64_t{SORT_BLOCK} * items, std::int64_t{merge_block} * items, items};             \
+  }
+  SORT_MERGE_SHAPES(SORT_MERGE_TILES)
+#undef SORT_MERGE_TILES
+  throw std::invalid_argument("block size " + std::to_string(cfg.block) + " has no stage-6 shape");
 }
 
 int bits_for(int stage, const config& cfg) {
@@ -45,7 +61,7 @@ void validate(const config& cfg) {
     throw std::invalid_argument("bits " + std::to_string(cfg.bits) + " is not allowed: use 1, 2, 4 or 8 (0: 4)");
   }
   if (cfg.portion < 0) throw std::invalid_argument("portion " + std::to_string(cfg.portion) + " is negative");
-  for (const int stage : {4, 6}) {
+  for (const int stage : {4}) {  // stages 5 and 6 run compiled tile shapes
     if (static_cast<std::int64_t>(b) * items_for(stage, cfg) > max_tile_items) {
       throw std::invalid_argument("block x items per thread = " +
                                   std::to_string(static_cast<std::int64_t>(b) * items_for(stage, cfg)) +
@@ -67,6 +83,8 @@ std::size_t workspace_bytes(std::int64_t n, std::size_t key_bytes, const config&
                               scan::workspace_bytes(counts, 8, count_scan_config()));
   }
   most = std::max(most, onesweep_workspace_bytes(n, key_bytes, cfg) - buffers);
+  // Stage 6: one partition per output tile of a merge pass.
+  most = std::max(most, aligned16(static_cast<std::size_t>(ceil_div(n, merge_min_tile) + 1) * 8));
   return buffers + most;
 }
 

@@ -77,15 +77,24 @@ inline constexpr std::array<wb::stage, 7> stages = {{
       "state << 30 | count, one 32-bit volatile access (the solution takes it from the scan chapter's "
       "tile_lookback.cuh); look back 4 tiles at a time, spin while a word is 0."}},
     {6, "sort/6 merge", "merge sort: sort tiles, then merge pass after pass", "PMPP §13.7", "merge_sort.cu",
-     {"Sort small tiles in shared memory, then merge pairs of sorted runs, doubling the run length each pass: "
-      "log2(n / tile) passes over global memory.",
-      "A key's place in the merged pair of runs is its position in its own run plus its rank in the sibling run "
-      "(one binary search: the co-rank of PMPP §12.3, per key). Stable: a left key counts right keys strictly "
-      "less, a right key counts left keys less or equal. The block kernel does this in shared memory for run "
-      "widths 1, 2, ..., the pass kernel in global memory.",
-      "run = i / width; sibling = (run ^ 1) * width; pair_start = (run & ~1) * width; if sibling >= m: to = i; "
-      "else to = pair_start + (i - run * width) + (left ? lower_bound : upper_bound)(sibling run, key); compare "
-      "key_bits patterns; ping-pong buffers."}},
+     {"Sort tiles in a block, then merge pairs of sorted runs, doubling the run length each pass: log2(n / tile) "
+      "passes over global memory. Each pass can cost no more than a copy if it merges the way the merge "
+      "chapter's stage 6 does (a merge-path partition, then one block per output tile), and every doubling of "
+      "the first tile saves a whole pass.",
+      "Level 0 (block_sort_kernel): each thread sorts its ITEMS keys in registers (thread_sort: odd-even "
+      "transposition, stable), then the block merges runs of ITEMS, 2 ITEMS, ... in shared memory: each thread "
+      "co-ranks its first output in its pair of runs (the merge chapter's co_rank_lower_bound) and merges ITEMS "
+      "outputs (thread_merge). Later levels: a partition kernel co-ranks each output tile's first output within "
+      "its pair of runs (pair_of), then merge_pass_kernel hands the tile's input ranges to merge_tile. Keys "
+      "travel as key_bits patterns; the last level turns them back into keys.",
+      "thread_sort: for round < ITEMS, for x = round & 1; x + 1 < ITEMS; x += 2: exchange x and x+1 (and their "
+      "values) if keys[x+1] < keys[x]. pair_of(c): begin = c / (2w) * 2w; A_length = min(w, n - begin); "
+      "B_length = min(w, n - begin - A_length). Partition: partitions[t] = co_rank_lower_bound(t * tile - begin, "
+      "src + begin, A_length, src + begin + A_length, B_length). A block-sort level: barrier; keys_S[t * ITEMS + "
+      "x] = keys[x]; barrier; pair_begin = (t & ~(2 threads_per_run - 1)) * ITEMS; k = t * ITEMS - pair_begin; "
+      "i = co_rank_lower_bound(k, A, w, B, w); thread_merge(A, w, B, w, i, k - i, keys, from); values[x] = "
+      "values_S[pair_begin + from[x]]. Merge pass: a_next = k_end == pair length ? A_length : partitions[t + 1]; "
+      "merge_tile(A + a_curr, a_next - a_curr, B + (k - a_curr), (k_end - k) - (a_next - a_curr), ...)."}},
 }};
 
 }  // namespace sort

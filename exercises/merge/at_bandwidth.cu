@@ -29,8 +29,9 @@ __global__ void __launch_bounds__(BLOCK)
                       K* __restrict__ C, const value_t* __restrict__ A_val, const value_t* __restrict__ B_val,
                       value_t* __restrict__ C_val, const std::int64_t* __restrict__ partitions) {
   // TODO(merge/6): merge tile blockIdx.x, whose inputs start at A[partitions[blockIdx.x]]:
-  // load them into shared memory (block_merge.cuh), merge each thread's ITEMS outputs in
-  // registers (thread_merge.cuh), store them through shared memory; the values follow their keys.
+  // find its input ranges from the partitions, then merge_tile (block_merge.cuh) loads them
+  // into shared memory, merges each thread's ITEMS outputs in registers (thread_merge.cuh) and
+  // stores them through shared memory; the values follow their keys.
 }
 
 // ---- The partition pass, host side: one thread per tile boundary (your kernel in

@@ -6,9 +6,17 @@
 // "Blocked" order: item x of thread t is element t * ITEMS + x, what a per-thread merge
 // produces. Shared memory turns one into the other; with ITEMS odd the blocked accesses
 // (stride ITEMS words) hit 32 different banks.
+//
+// merge_tile (below) is one whole tile of stage 6: these loads and stores around the
+// per-thread merge. The sort chapter's merge sort calls it (the solution's) for every tile of
+// every merge pass.
 #pragma once
 
 #include <cstdint>
+
+#include "co_rank_lower_bound.cuh"
+#include "index_math.hpp"
+#include "thread_merge.cuh"
 
 namespace merge::WB_TRACK {
 
@@ -31,6 +39,30 @@ __device__ __forceinline__ void store_tile_blocked(const T (&item)[ITEMS], T* __
                                                    T* staging) {
   // TODO(merge/6): blocked into shared memory, striped out of it to C (coalesced), with the
   // barriers the comment above describes.
+}
+
+// What merge_tile stores for a merged key: the key itself (the merge chapter), or something
+// of the same size made from it (the sort chapter's last pass turns bit patterns into keys).
+struct same_key {
+  template <class K>
+  __device__ __forceinline__ K operator()(K key) const {
+    return key;
+  }
+};
+
+// One tile of a merge, by the whole block: C[0, A_length + B_length) = the stable merge of
+// A[0, A_length) and B[0, B_length) (global memory: the inputs the partition pass found for
+// this tile, at most BLOCK * ITEMS in all). With VALUES, C_val gets the values of A_val and
+// B_val in the same order as their keys. Each key is stored as to_out(key). AB_S: shared
+// memory for BLOCK * ITEMS keys, reused for the values. Called by every thread of the block.
+template <int BLOCK, int ITEMS, bool VALUES, class K, class V, class Out, class ToOut = same_key>
+__device__ __forceinline__ void merge_tile(const K* __restrict__ A, int A_length, const K* __restrict__ B,
+                                           int B_length, Out* __restrict__ C, const V* __restrict__ A_val,
+                                           const V* __restrict__ B_val, V* __restrict__ C_val, K* AB_S,
+                                           ToOut to_out = {}) {
+  // TODO(merge/6): the tile's inputs into shared memory (load_tile_striped), each thread's
+  // first output co-ranked there and ITEMS outputs merged in registers (thread_merge), stored
+  // as to_out(key) through shared memory (store_tile_blocked); with VALUES the values follow.
 }
 
 }  // namespace merge::WB_TRACK

@@ -30,8 +30,6 @@ __global__ void __launch_bounds__(BLOCK)
                       K* __restrict__ C, const value_t* __restrict__ A_val, const value_t* __restrict__ B_val,
                       value_t* __restrict__ C_val, const std::int64_t* __restrict__ partitions) {
   constexpr int tile_items = BLOCK * ITEMS;
-  K* AB_S = wb::dynamic_shared<K>();  // the tile's A part, then its B part; later the output
-
   // The tile's output range and input ranges, from the partition pass (M12: 64-bit).
   const std::int64_t C_curr = static_cast<std::int64_t>(blockIdx.x) * tile_items;
   const std::int64_t C_next = min_of(C_curr + tile_items, m + n);
@@ -39,36 +37,11 @@ __global__ void __launch_bounds__(BLOCK)
   const std::int64_t A_next = partitions[blockIdx.x + 1];
   const std::int64_t B_curr = C_curr - A_curr;
   const int A_length = static_cast<int>(A_next - A_curr);
-  const int C_length = static_cast<int>(C_next - C_curr);
-  const int B_length = C_length - A_length;
-
-  // 1. The inputs, coalesced, into shared memory.
-  load_tile_striped<BLOCK, ITEMS>(A + A_curr, A_length, B + B_curr, B_length, AB_S);
-  __syncthreads();
-
-  // 2. Each thread: co-rank its first output in shared memory, merge ITEMS in registers.
-  const K* A_S = AB_S;
-  const K* B_S = AB_S + A_length;
-  const int c_curr = min_of(static_cast<int>(threadIdx.x) * ITEMS, C_length);
-  const int a_curr = co_rank_lower_bound<K, int>(c_curr, A_S, A_length, B_S, B_length);
-  K keys[ITEMS];
-  int from[ITEMS];
-  thread_merge<ITEMS>(A_S, A_length, B_S, B_length, a_curr, c_curr - a_curr, keys, from);
-
-  // 3. The outputs, coalesced, through shared memory.
-  store_tile_blocked<BLOCK, ITEMS>(keys, C + C_curr, C_length, AB_S);
-
-  if constexpr (VALUES) {
-    // The values follow their keys: load the tile's values in the same order as the keys,
-    // pick each output's value by where its key came from, store like the keys.
-    value_t* AB_val_S = reinterpret_cast<value_t*>(AB_S);
-    load_tile_striped<BLOCK, ITEMS>(A_val + A_curr, A_length, B_val + B_curr, B_length, AB_val_S);
-    __syncthreads();
-    value_t vals[ITEMS];
-#pragma unroll
-    for (int x = 0; x < ITEMS; ++x) vals[x] = c_curr + x < C_length ? AB_val_S[from[x]] : value_t{};
-    store_tile_blocked<BLOCK, ITEMS>(vals, C_val + C_curr, C_length, AB_val_S);
-  }
+  const int B_length = static_cast<int>(C_next - C_curr) - A_length;
+  // Load, merge in registers, store (block_merge.cuh).
+  merge_tile<BLOCK, ITEMS, VALUES>(A + A_curr, A_length, B + B_curr, B_length, C + C_curr,
+                                   VALUES ? A_val + A_curr : nullptr, VALUES ? B_val + B_curr : nullptr,
+                                   VALUES ? C_val + C_curr : nullptr, wb::dynamic_shared<K>());
 }
 
 // ---- The partition pass, host side: which kernels co-rank the tile boundaries, and the

@@ -1,112 +1,235 @@
-// Stage 6: merge sort (PMPP §13.7): each block sorts a tile in shared memory, then merge
-// passes double the sorted runs until one run holds every key.
+// Stage 6: merge sort (PMPP §13.7): each block sorts a tile, then merge passes double the
+// sorted runs until one run holds every key.
 //
-// A merge here finds each key's place directly: a key at position i of its run goes to
-// (i - run start) + (the number of keys of the sibling run that must come before it), one
-// binary search in the sibling run (the co-rank idea of PMPP §12.3, per key). Stability: a
-// key of the left run goes before equal keys of the right run, so a left key counts the right
-// keys strictly less (lower bound) and a right key counts the left keys less or equal (upper
-// bound). Each pass costs n binary searches of log2(run) reads; a merge-path partition (the
-// merge chapter) would search once per tile instead.
+//   level 0   block_sort_kernel: a tile of SORT_BLOCK * ITEMS keys per block. Each thread
+//             sorts its ITEMS keys in registers (odd-even transposition: stable), then the
+//             block merges runs of ITEMS, 2 ITEMS, ... in shared memory with the merge
+//             chapter's pieces (co_rank_lower_bound, thread_merge): one read and one write of
+//             every key in global memory, the rest on chip.
+//   level l   one merge pass over runs of width = tile << (l-1): a partition kernel co-ranks
+//             every output tile within its pair of runs (merge path, PMPP §12.3 and the merge
+//             chapter's stage 6), then one block per output tile merges it through shared
+//             memory (merge::solution::merge_tile). Every pair of runs of the level is merged
+//             in the same two launches (a segmented merge): run widths are multiples of the
+//             output tile, so no tile straddles two pairs.
+//
+// Keys travel as key_bits patterns (unsigned order = the chapter's order, floats included):
+// level 0 converts them on load, the last level converts them back on store. Values follow
+// their keys; ties keep the left run first at every level, so the sort is stable.
 #include <cstdint>
 
+#include "merge_pieces.cuh"
 #include "sort.hpp"
 #include "wb/kernel.hpp"
 
 namespace sort::WB_TRACK {
 
-// Keys of run [begin, begin + length) that sort before `key`: strictly less (lower bound)
-// or, with `or_equal`, less or equal (upper bound).
-template <class U>
-__device__ __forceinline__ std::int64_t rank_in_run(const U* run, std::int64_t length, U key, bool or_equal) {
-  std::int64_t lo = 0, hi = length;
-  while (lo < hi) {
-    const std::int64_t mid = lo + (hi - lo) / 2;
-    const bool before = or_equal ? !(key < run[mid]) : run[mid] < key;
-    if (before) lo = mid + 1;
-    else hi = mid;
+namespace merge_lib = merge::solution;
+
+// ---------------------------------------------------------------------------------------
+// Level 0: sort a tile in a block
+// ---------------------------------------------------------------------------------------
+
+// A thread's ITEMS keys (and values) sorted in registers. Odd-even transposition: rounds of
+// compare-exchanges of neighbours, alternately (0,1)(2,3)... and (1,2)(3,4)...; ITEMS rounds
+// sort any input. With values, neighbours are exchanged only when strictly out of order, so
+// equal keys keep their order (stable). Keys alone need no stability (equal bit patterns are
+// the same key): a min and a max, no branch. Fully unrolled: every index is a constant.
+template <int ITEMS, bool VALUES, class U>
+__device__ __forceinline__ void thread_sort(U (&keys)[ITEMS], std::uint32_t (&values)[ITEMS]) {
+#pragma unroll
+  for (int round = 0; round < ITEMS; ++round) {
+#pragma unroll
+    for (int x = round & 1; x + 1 < ITEMS; x += 2) {
+      if constexpr (VALUES) {
+        const bool swap = keys[x + 1] < keys[x];
+        const U k = keys[x];
+        const std::uint32_t v = values[x];
+        keys[x] = swap ? keys[x + 1] : k;
+        keys[x + 1] = swap ? k : keys[x + 1];
+        values[x] = swap ? values[x + 1] : v;
+        values[x + 1] = swap ? v : values[x + 1];
+      } else {
+        const U low = keys[x + 1] < keys[x] ? keys[x + 1] : keys[x];
+        const U high = keys[x + 1] < keys[x] ? keys[x] : keys[x + 1];
+        keys[x] = low;
+        keys[x + 1] = high;
+      }
+    }
   }
-  return lo;
 }
 
-// Where key `i` of a sequence of sorted runs of `width` goes once its run and the sibling run
-// are merged (m keys in all).
-template <class U>
-__device__ __forceinline__ std::int64_t merged_position(const U* keys, std::int64_t m, std::int64_t i,
-                                                        std::int64_t width) {
-  const std::int64_t run = i / width;
-  const std::int64_t start = run * width;
-  const std::int64_t sibling = (run ^ 1) * width;
-  const std::int64_t pair_start = (run & ~std::int64_t{1}) * width;
-  if (sibling >= m) return i;  // no sibling: the run stays where it is
-  const std::int64_t sibling_length = sibling + width < m ? width : m - sibling;
-  const bool left = (run & 1) == 0;
-  return pair_start + (i - start) + rank_in_run(keys + sibling, sibling_length, keys[i], !left);
+// Which barrier a merge level needs: a pair of runs that lies within one warp's keys is only
+// read and written by that warp.
+__device__ __forceinline__ void level_barrier(int threads_per_pair) {
+  if (threads_per_pair <= 32) {
+    __syncwarp();
+  } else {
+    __syncthreads();
+  }
 }
 
-// Block b sorts keys [b * tile, (b+1) * tile) (tile = blockDim.x * items, a power of two) in
-// shared memory, runs of 1, 2, 4, ... merged level by level.
-template <class K>
-__global__ void block_merge_sort_kernel(const K* src_keys, const std::uint32_t* src_values, K* dst_keys,
-                                        std::uint32_t* dst_values, std::int64_t n, int items) {
+// Block b sorts keys [b * tile, (b+1) * tile), tile = BLOCK * ITEMS (the last tile may be
+// shorter), and writes them as bit patterns (dst_bits) or, when no merge pass follows
+// (LAST), as keys (dst_keys).
+template <class K, int BLOCK, int ITEMS, bool VALUES, bool LAST>
+__global__ void __launch_bounds__(BLOCK)
+    block_sort_kernel(const K* __restrict__ keys_in, const std::uint32_t* __restrict__ values_in,
+                      bits_of<K>* __restrict__ dst_bits, K* __restrict__ dst_keys,
+                      std::uint32_t* __restrict__ dst_values, std::int64_t n) {
   using U = bits_of<K>;
-  const int tile = static_cast<int>(blockDim.x) * items;
-  U* keys = wb::dynamic_shared<U>();
-  U* keys_other = keys + tile;
-  auto* values = reinterpret_cast<std::uint32_t*>(keys_other + tile);
-  std::uint32_t* values_other = values + tile;
-  const bool with_values = dst_values != nullptr;
+  constexpr int tile = BLOCK * ITEMS;
+  U* keys_S = wb::dynamic_shared<U>();
+  auto* values_S = reinterpret_cast<std::uint32_t*>(keys_S + tile);  // VALUES only
   const std::int64_t base = static_cast<std::int64_t>(blockIdx.x) * tile;
   const int m = static_cast<int>(n - base < tile ? n - base : tile);
-  for (int i = threadIdx.x; i < m; i += blockDim.x) {
-    keys[i] = key_bits<K>::to_bits(src_keys[base + i]);
-    if (with_values) values[i] = src_values[base + i];
+  const int t = static_cast<int>(threadIdx.x);
+
+  // 1. Load striped (coalesced) as bit patterns. Slots past the end get the largest pattern:
+  // they sort after every key (after equal ones too: they come last and the sort is stable)
+  // and are never stored.
+  U keys[ITEMS];
+  std::uint32_t values[ITEMS];
+#pragma unroll
+  for (int x = 0; x < ITEMS; ++x) {
+    const int i = x * BLOCK + t;
+    keys[x] = i < m ? key_bits<K>::to_bits(keys_in[base + i]) : ~U{0};
+    if constexpr (VALUES) values[x] = i < m ? values_in[base + i] : 0u;
+  }
+#pragma unroll
+  for (int x = 0; x < ITEMS; ++x) {
+    keys_S[x * BLOCK + t] = keys[x];
+    if constexpr (VALUES) values_S[x * BLOCK + t] = values[x];
   }
   __syncthreads();
-  for (int width = 1; width < m; width *= 2) {
-    for (int i = threadIdx.x; i < m; i += blockDim.x) {
-      const auto to = merged_position<U>(keys, m, i, width);
-      keys_other[to] = keys[i];
-      if (with_values) values_other[to] = values[i];
+
+  // 2. Each thread takes ITEMS consecutive keys (blocked: ITEMS odd, so no bank conflicts)
+  // and sorts them in registers: runs of ITEMS.
+#pragma unroll
+  for (int x = 0; x < ITEMS; ++x) {
+    keys[x] = keys_S[t * ITEMS + x];
+    if constexpr (VALUES) values[x] = values_S[t * ITEMS + x];
+  }
+  thread_sort<ITEMS, VALUES>(keys, values);
+
+  // 3. Merge levels in shared memory: runs of ITEMS * threads_per_run keys, pairs of them
+  // merged by 2 * threads_per_run threads, each producing its ITEMS outputs in registers with
+  // the merge chapter's co-rank and thread merge. One buffer: the outputs wait in registers
+  // until every thread of the pair has read its inputs.
+  int last_pair = 1;  // threads that shared the keys read last (step 2: each its own)
+  for (int threads_per_run = 1; threads_per_run < BLOCK; threads_per_run *= 2) {
+    const int threads_per_pair = 2 * threads_per_run;
+    level_barrier(last_pair);  // the previous reads are done
+#pragma unroll
+    for (int x = 0; x < ITEMS; ++x) {
+      keys_S[t * ITEMS + x] = keys[x];
+      if constexpr (VALUES) values_S[t * ITEMS + x] = values[x];
     }
-    __syncthreads();
-    U* k = keys; keys = keys_other; keys_other = k;
-    std::uint32_t* v = values; values = values_other; values_other = v;
+    level_barrier(threads_per_pair);
+    const int width = threads_per_run * ITEMS;
+    const int pair_begin = (t & ~(threads_per_pair - 1)) * ITEMS;
+    const U* A_S = keys_S + pair_begin;
+    const U* B_S = A_S + width;
+    const int k = t * ITEMS - pair_begin;  // this thread's first output within the pair
+    const int i = merge_lib::co_rank_lower_bound<U, int>(k, A_S, width, B_S, width);
+    int from[ITEMS];
+    merge_lib::thread_merge<ITEMS>(A_S, width, B_S, width, i, k - i, keys, from);
+    if constexpr (VALUES) {
+#pragma unroll
+      for (int x = 0; x < ITEMS; ++x) values[x] = values_S[pair_begin + from[x]];
+    }
+    last_pair = threads_per_pair;
   }
-  for (int i = threadIdx.x; i < m; i += blockDim.x) {
-    dst_keys[base + i] = key_bits<K>::from_bits(keys[i]);
-    if (with_values) dst_values[base + i] = values[i];
+
+  // 4. Store through shared memory, coalesced (the merge chapter's store_tile_blocked starts
+  // with a barrier: every thread is done reading keys_S).
+  if constexpr (LAST) {
+    K out[ITEMS];
+#pragma unroll
+    for (int x = 0; x < ITEMS; ++x) out[x] = key_bits<K>::from_bits(keys[x]);
+    merge_lib::store_tile_blocked<BLOCK, ITEMS>(out, dst_keys + base, m, reinterpret_cast<K*>(keys_S));
+  } else {
+    merge_lib::store_tile_blocked<BLOCK, ITEMS>(keys, dst_bits + base, m, keys_S);
   }
+  if constexpr (VALUES) merge_lib::store_tile_blocked<BLOCK, ITEMS>(values, dst_values + base, m, values_S);
 }
 
-// One merge pass over runs of `width` keys in global memory, one key per thread.
+// ---------------------------------------------------------------------------------------
+// Levels 1, 2, ...: merge passes
+// ---------------------------------------------------------------------------------------
+
+// The pair of runs that output position `c` of a merge pass over runs of `width` belongs to:
+// A = [begin, begin + A_length), B = [begin + A_length, begin + A_length + B_length). The
+// last pair may be short, or have no B at all (its A is then copied).
+struct run_pair {
+  std::int64_t begin;
+  std::int64_t A_length;
+  std::int64_t B_length;
+};
+
+__host__ __device__ inline run_pair pair_of(std::int64_t c, std::int64_t n, std::int64_t width) {
+  run_pair p;
+  p.begin = c / (2 * width) * (2 * width);
+  p.A_length = n - p.begin < width ? n - p.begin : width;
+  const std::int64_t rest = n - p.begin - p.A_length;
+  p.B_length = rest < width ? rest : width;
+  return p;
+}
+
+// The partition pass of one level: for each output tile t, how many of its pair's A keys come
+// before the tile's first output (the merge path's co-rank within the pair; B's share
+// follows). One thread per tile, a lower-bound search of log2(width) steps.
+template <class U>
+__global__ void merge_partition_kernel(const U* __restrict__ src, std::int64_t n, std::int64_t width,
+                                       std::int64_t tile, std::int64_t tiles, std::int64_t* __restrict__ partitions) {
+  const std::int64_t t = wb::global_thread_index();
+  if (t >= tiles) return;
+  const std::int64_t c = t * tile;
+  const run_pair p = pair_of(c, n, width);
+  const U* A = src + p.begin;
+  partitions[t] = merge_lib::co_rank_lower_bound<U, std::int64_t>(c - p.begin, A, p.A_length, A + p.A_length,
+                                                                   p.B_length);
+}
+
+// Converts a bit pattern back to a key: what the last pass stores.
 template <class K>
-__global__ void merge_pass_kernel(const K* src_keys, const std::uint32_t* src_values, K* dst_keys,
-                                  std::uint32_t* dst_values, std::int64_t n, std::int64_t width) {
-  const std::int64_t i = wb::global_thread_index();
-  if (i >= n) return;
-  // The runs are searched as bit patterns: src_keys reinterpreted would not order floats.
-  const std::int64_t run = i / width;
-  const std::int64_t start = run * width;
-  const std::int64_t sibling = (run ^ 1) * width;
-  const std::int64_t pair_start = (run & ~std::int64_t{1}) * width;
-  std::int64_t to = i;
-  if (sibling < n) {
-    const std::int64_t sibling_length = sibling + width < n ? width : n - sibling;
-    const bool left = (run & 1) == 0;
-    const auto key = key_bits<K>::to_bits(src_keys[i]);
-    std::int64_t lo = 0, hi = sibling_length;
-    while (lo < hi) {
-      const std::int64_t mid = lo + (hi - lo) / 2;
-      const auto other = key_bits<K>::to_bits(src_keys[sibling + mid]);
-      const bool before = left ? other < key : !(key < other);
-      if (before) lo = mid + 1;
-      else hi = mid;
-    }
-    to = pair_start + (i - start) + lo;
+struct bits_to_key {
+  __device__ __forceinline__ K operator()(bits_of<K> bits) const { return key_bits<K>::from_bits(bits); }
+};
+
+// One merge pass: block t merges output tile t (BLOCK * ITEMS outputs) of its pair of runs
+// from src into dst_bits, or (LAST) into dst_keys as keys.
+template <class K, int BLOCK, int ITEMS, bool VALUES, bool LAST>
+__global__ void __launch_bounds__(BLOCK)
+    merge_pass_kernel(const bits_of<K>* __restrict__ src, const std::uint32_t* __restrict__ src_values,
+                      bits_of<K>* __restrict__ dst_bits, K* __restrict__ dst_keys,
+                      std::uint32_t* __restrict__ dst_values, std::int64_t n, std::int64_t width,
+                      const std::int64_t* __restrict__ partitions) {
+  using U = bits_of<K>;
+  constexpr int tile = BLOCK * ITEMS;
+  const std::int64_t c = static_cast<std::int64_t>(blockIdx.x) * tile;
+  const run_pair p = pair_of(c, n, width);
+  const std::int64_t pair_length = p.A_length + p.B_length;
+  const std::int64_t k = c - p.begin;  // the tile's outputs within the pair: [k, k_end)
+  const std::int64_t k_end = k + tile < pair_length ? k + tile : pair_length;
+  const std::int64_t a_curr = partitions[blockIdx.x];
+  // The next tile's partition, unless this tile ends its pair (then all of A is used).
+  const std::int64_t a_next = k_end == pair_length ? p.A_length : partitions[blockIdx.x + 1];
+  const std::int64_t b_curr = k - a_curr;
+  const int A_length = static_cast<int>(a_next - a_curr);
+  const int B_length = static_cast<int>(k_end - k) - A_length;
+  const U* A = src + p.begin + a_curr;
+  const U* B = src + p.begin + p.A_length + b_curr;
+  const std::uint32_t* A_val = VALUES ? src_values + p.begin + a_curr : nullptr;
+  const std::uint32_t* B_val = VALUES ? src_values + p.begin + p.A_length + b_curr : nullptr;
+  std::uint32_t* C_val = VALUES ? dst_values + c : nullptr;
+  U* staging = wb::dynamic_shared<U>();
+  if constexpr (LAST) {
+    merge_lib::merge_tile<BLOCK, ITEMS, VALUES>(A, A_length, B, B_length, dst_keys + c, A_val, B_val, C_val, staging,
+                                                bits_to_key<K>{});
+  } else {
+    merge_lib::merge_tile<BLOCK, ITEMS, VALUES>(A, A_length, B, B_length, dst_bits + c, A_val, B_val, C_val, staging);
   }
-  dst_keys[to] = src_keys[i];
-  if (dst_values != nullptr) dst_values[to] = src_values[i];
 }
 
 }  // namespace sort::WB_TRACK

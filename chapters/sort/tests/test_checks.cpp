@@ -177,10 +177,38 @@ TEST_SUITE("sort/5 onesweep") {
 }
 TEST_SUITE("sort/6 merge") {
   TEST_CASE("merge sort: sizes, patterns, extremes, key-value") { check_all(6); }
-  TEST_CASE("merge sort: a run count that is not a power of two, block sizes") {
-    for (const int block : {32, 256}) {
-      check_stage<std::int64_t>(6, seeded_keys<std::int64_t>(block * 4 * 5 + 17, wb::testing::seed(970 + block)),
-                                config{block, 4, 0}, "int64");
+  TEST_CASE("merge sort: sizes just off the tiles and run boundaries of every level") {
+    // Block 64: level 0 sorts tiles of 64 x 3 = 192 keys, each later level doubles the runs.
+    // n = 192 * 2^L - 1, + 0, + 1 leaves the last pair one short, exact, or one key with no
+    // sibling run (copied through the level); odd multiples give a short last run.
+    const config cfg{64, 0, 0};
+    const std::int64_t tile = merge_tiles_for(cfg, 4, false).sort_tile;
+    REQUIRE(tile == 192);
+    for (const int level : {0, 1, 2, 4}) {
+      for (const std::int64_t delta : {-1, 0, 1}) {
+        const std::int64_t n = (tile << level) + delta;
+        check_stage<std::uint32_t>(6, seeded_keys<std::uint32_t>(n, wb::testing::seed(960 + n)), cfg, "uint32");
+      }
     }
+    check_stage<std::int64_t>(6, seeded_keys<std::int64_t>(5 * tile + 7, wb::testing::seed(968)), cfg, "int64");
+    check_stage<float>(6, seeded_keys<float>(3 * tile - 1, wb::testing::seed(969)), cfg, "float");
+  }
+  TEST_CASE("merge sort: stability on few distinct keys across many levels") {
+    const config cfg{32, 0, 0};  // tiles of 96: a 3000-key input takes 5 merge levels
+    check_stage<std::int32_t>(6, wb::gen::few_distinct<std::int32_t>(3000, wb::testing::seed(975), 2), cfg,
+                              "two distinct values");
+    check_stage<std::int64_t>(6, wb::gen::all_equal<std::int64_t>(3001, std::int64_t{-3}), cfg, "all equal");
+  }
+  TEST_CASE("merge sort: the default shape, one merge level and a short last pair") {
+    const config cfg{};  // block 256: the tuned shape
+    const merge_tiles t = merge_tiles_for(cfg, 4, false);  // keys only: the largest tiles
+    REQUIRE(t.sort_tile % t.merge_tile == 0);
+    // Keys only: one level, its last tile a single key; key-value (smaller tiles): two levels.
+    check_stage<std::uint32_t>(6, seeded_keys<std::uint32_t>(t.sort_tile + t.merge_tile + 1, wb::testing::seed(980)),
+                               cfg, "uint32");
+  }
+  TEST_CASE("merge sort: a block size without a compiled shape is refused") {
+    std::vector<std::uint32_t> keys = {3, 1, 2};
+    CHECK_THROWS_AS(run_stage<std::uint32_t>(6, keys, {}, config{128, 0, 0}), std::invalid_argument);
   }
 }

@@ -1,5 +1,6 @@
 // Checks that need a real GPU: large inputs, and agreement with CUB on the same input.
 #include <cstdint>
+#include <numeric>
 #include <vector>
 
 #include "test_support.hpp"
@@ -70,4 +71,51 @@ TEST_SUITE("sort/5 onesweep") {
     }
   }
 #endif
+}
+
+TEST_SUITE("sort/6 merge") {
+  // Past 2^31 keys every index of stage 6 (tiles, run pairs, partitions) must be 64-bit. A
+  // host reference sort of 2^31 keys takes minutes, so the output is checked in one pass:
+  // keys in order, equal keys with increasing values (the values are the input positions:
+  // stable), and the same multiset (sums of keys and of values, which a lost or doubled
+  // record changes).
+  WB_GPU_TEST_CASE("[large] 2^31 + 4099 key-value pairs (64-bit indices)") {
+    if (!wb::testing::gpu_present()) return;
+    const std::size_t n = (std::size_t{1} << 31) + 4099;
+    // Keys from a small range: many equal keys, so stability is tested everywhere.
+    std::vector<std::uint32_t> keys(n);
+    std::uint64_t x = wb::testing::seed(99);
+    for (auto& k : keys) {
+      x = x * 6364136223846793005ull + 1442695040888963407ull;
+      k = static_cast<std::uint32_t>(x >> 44);  // 20 bits
+    }
+    const std::uint64_t key_sum = std::accumulate(keys.begin(), keys.end(), std::uint64_t{0});
+    wb::device_buffer<std::uint32_t> d_keys(keys);
+    keys = {};
+    std::vector<std::uint32_t> values = positions(n);
+    wb::device_buffer<std::uint32_t> d_values(values);
+    values = {};
+    wb::device_buffer<std::uint32_t> d_out(n), d_values_out(n);
+    {
+      workspace_buffer<std::uint32_t> ws(static_cast<std::int64_t>(n), config{});
+      sort::WB_TRACK::sort_merge<std::uint32_t>(d_keys.data(), d_out.data(), d_values.data(), d_values_out.data(),
+                                               static_cast<std::int64_t>(n), ws.view(), config{});
+      WB_CHECK(cudaDeviceSynchronize());
+    }
+    const auto out = d_out.to_host();
+    const auto out_values = d_values_out.to_host();
+    std::uint64_t out_key_sum = 0, out_value_sum = 0;
+    std::size_t first_bad = n;
+    for (std::size_t i = 0; i < n; ++i) {
+      out_key_sum += out[i];
+      out_value_sum += out_values[i];
+      if (i > 0 && first_bad == n &&
+          (out[i] < out[i - 1] || (out[i] == out[i - 1] && out_values[i] <= out_values[i - 1]))) {
+        first_bad = i;
+      }
+    }
+    CHECK_MESSAGE(first_bad == n, "out of order or unstable at index " << first_bad);
+    CHECK(out_key_sum == key_sum);
+    CHECK(out_value_sum == std::uint64_t{n} * (n - 1) / 2);
+  }
 }
