@@ -191,13 +191,16 @@ outcome run_one(int stage, const counting::input<T>& in, const counting::config&
     }
     counting::stage_runner<Track, T> runner(stage, in, cfg);
     const auto t0 = std::chrono::steady_clock::now();
+    (void)counting::take_stage_note();
     runner.run();
     WB_CHECK(cudaDeviceSynchronize());  // the stage's own time: not the copy of its table below
     const double once = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const std::string choice = counting::take_stage_note();  // stage 7: the path it took, and why
     const auto got = runner.result();
     const auto mismatch = counting::table_mismatch(reference, got);
     out.verified = !mismatch.has_value();
-    if (mismatch) out.note = "WRONG: " + *mismatch;
+    out.note = choice;
+    if (mismatch) out.note += (out.note.empty() ? "" : "; ") + ("WRONG: " + *mismatch);
     if constexpr (std::is_same_v<T, std::int8_t>) out.table8 = got; else out.table64 = got;
     // Long stages get fewer repetitions: about 10 s each at most, and a stage that takes over
     // 2 s is reported from the checked run alone (its wall time up to its last kernel's end;
@@ -307,7 +310,8 @@ int run_all(const options& o) {
   counting::config cfg;
   cfg.variant = o.variant;
   cfg.blocks_per_sm = o.blocks_per_sm;
-  cfg.expected_distinct = o.distinct > 0 ? o.distinct : (o.dist == "uniform" && int8 ? 256 : 0);
+  // Stage 7 estimates the distinct keys itself (cfg.expected_distinct stays 0): --distinct
+  // only shapes the generated input.
   // A chunk longer than the input would only allocate staging buffers nobody fills.
   if (o.chunk > 0) cfg.chunk_items = std::min<std::int64_t>(o.chunk, std::max<std::int64_t>(n, 1));
   cfg.streams = o.streams;
@@ -402,17 +406,13 @@ int run_all(const options& o) {
           configs.push_back({c, fmt::format(" v{} b{}", v, b == 0 ? std::string("max") : std::to_string(b))});
         }
     }
-    if (o.tune && s == 7) {
+    if (o.tune && s == 7) {  // every path forced, after the automatic choice
       configs.clear();
+      static const char* const names[] = {"", " v1 shared tables", " v2 two-level", " v3 sort + RLE", " v4 global table"};
       for (int v = 0; v <= 4; ++v) {
         counting::config c = cfg;
         c.variant = v;
-        static const char* const names[] = {"",
-                                            " v1 one-level, one atomic per item, 3/4 full",
-                                            " v2 one-level, warp-aggregated, 3/4 full",
-                                            " v3 one-level, warp-aggregated, half full",
-                                            " v4 one-level, one atomic per item, half full"};
-        configs.push_back({c, names[v]});  // variant 0 (two-level) is the stage's default
+        configs.push_back({c, names[v]});
       }
     }
     if (o.tune && s == 8) {
@@ -500,17 +500,17 @@ int main(int argc, char** argv) {
   app.add_option("--dist", o.dist, "generated data: uniform, one-hot (every item the same), few, all-distinct (int64), zipf")
       ->check(CLI::IsMember({"uniform", "one-hot", "few", "all-distinct", "zipf"}))
       ->capture_default_str();
-  app.add_option("--distinct", o.distinct_text, "distinct values for --dist few and zipf (and stage 7's table-size hint), e.g. 2^20");
+  app.add_option("--distinct", o.distinct_text, "distinct values for --dist few and zipf, e.g. 2^20");
   auto* input = app.add_option("--input", o.input, "the items themselves, comma separated (e.g. 3,1,6,2,1,3,6)");
   app.add_option("--input-file", o.input_file, "read the items from a file (whitespace separated, # comments)")
       ->excludes(input);
-  app.add_option("--variant", o.variant, "stage 6's counter layout: 0 16-bit atomics, 1 16-bit plain, 2 8-bit plain, 3 per-warp; stage 7: 0 two-level (default); one-level: 1 one atomic per item 3/4 full, 2 warp-aggregated 3/4 full, 3 warp-aggregated half full, 4 one atomic per item half full")
+  app.add_option("--variant", o.variant, "stage 6's counter layout: 0 16-bit atomics, 1 16-bit plain, 2 8-bit plain, 3 per-warp; stage 7's path: 0 chosen from a sample's estimate of the distinct keys (default), 1 shared-memory tables per block, 2 two-level (buckets, then a shared table per bucket), 3 sort + run-length encode, 4 one global table")
       ->check(CLI::Range(0, 4));
   app.add_option("--blocks-per-sm", o.blocks_per_sm, "stage 6's resident blocks per SM (0: as many as fit)")
       ->check(CLI::Range(0, 32));
   app.add_option("--chunk", o.chunk, "stage 8's items per transfer (default 2^24)")->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 31));
   app.add_option("--streams", o.streams, "stage 8's streams")->check(CLI::Range(1, 16))->capture_default_str();
-  app.add_flag("--tune", o.tune, "stage 6: every counter layout and blocks per SM; stage 7: its five variants; stage 8: chunk sizes and streams");
+  app.add_flag("--tune", o.tune, "stage 6: every counter layout and blocks per SM; stage 7: the automatic choice and every path; stage 8: chunk sizes and streams");
   app.add_flag("--targets", o.targets, "after the report, the chapter's goals (set for an H100) against this run's times");
   app.get_option("--print")->description(fmt::format(
       "print every stage's table (inputs of at most {} items)", wb::max_print_elements));

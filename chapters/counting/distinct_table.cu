@@ -1,0 +1,190 @@
+// The sorted end of stage 7 (distinct_table.hpp), on the sort chapter's onesweep radix sort
+// (stage 5) and the scan chapter's single-pass scan (stage 6): PMPP ch. 13 and ch. 11.
+#include <algorithm>
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+#include "distinct_table.hpp"
+#include "scan.hpp"
+#include "sort.hpp"
+#include "wb/check.hpp"
+#include "wb/kernel.hpp"
+#include "wb/workspace.hpp"
+
+namespace counting::detail {
+
+namespace {
+
+constexpr int block = 256;
+constexpr unsigned long long sign_bit = 1ull << 63;
+
+unsigned grid_for(std::int64_t work) {
+  const std::int64_t fill = static_cast<std::int64_t>(counting::multiprocessor_count()) * (2048 / block);
+  const std::int64_t needed = wb::ceil_div(work > 0 ? work : 1, block);
+  return static_cast<unsigned>(needed < fill ? needed : fill);
+}
+
+sort::config sort_config() { return sort::config{}; }  // the sort chapter's defaults (stage 5: 8-bit digits)
+scan::config scan_config() {
+  scan::config c;
+  c.exclusive = true;
+  return c;
+}
+
+// The pairs become (signed key, index) for the sort: the sort orders int64 keys itself.
+__global__ void unflip_kernel(const unsigned long long* flipped, std::int64_t pairs, std::int64_t* keys,
+                              std::uint32_t* index) {
+  for (std::int64_t i = wb::global_thread_index(); i < pairs; i += wb::grid_thread_count()) {
+    keys[i] = static_cast<std::int64_t>(flipped[i] ^ sign_bit);
+    index[i] = static_cast<std::uint32_t>(i);
+  }
+}
+
+// One pair per key: the sorted keys and their counts, gathered by index.
+__global__ void gather_kernel(const std::int64_t* keys, const std::uint32_t* index, const unsigned long long* counts,
+                              std::int64_t pairs, unsigned long long sentinel_count, device_table<std::int64_t> out) {
+  for (std::int64_t i = wb::global_thread_index(); i < pairs; i += wb::grid_thread_count()) {
+    out.values[i] = keys[i];
+    out.counts[i] = counts[index[i]];
+  }
+  if (wb::global_thread_index() == 0) {
+    std::int64_t size = pairs;
+    if (sentinel_count > 0) {
+      out.values[size] = std::numeric_limits<std::int64_t>::max();
+      out.counts[size] = sentinel_count;
+      ++size;
+    }
+    *out.size = size;
+  }
+}
+
+// heads[i] = 1 where a run of equal sorted keys starts (its exclusive scan: the run's place).
+__global__ void run_heads_kernel(const std::int64_t* sorted, std::int64_t count, std::int64_t* heads) {
+  for (std::int64_t i = wb::global_thread_index(); i < count; i += wb::grid_thread_count())
+    heads[i] = i == 0 || sorted[i] != sorted[i - 1] ? 1 : 0;
+}
+
+// Where several pairs share a key: the head of each run adds up the run's counts (a run is
+// at most a few pairs long: one per table a key was counted in).
+__global__ void sum_runs_kernel(const std::int64_t* keys, const std::uint32_t* index, const unsigned long long* counts,
+                                std::int64_t pairs, const std::int64_t* places, unsigned long long sentinel_count,
+                                device_table<std::int64_t> out) {
+  for (std::int64_t i = wb::global_thread_index(); i < pairs; i += wb::grid_thread_count()) {
+    const bool head = i == 0 || keys[i] != keys[i - 1];
+    if (head) {
+      unsigned long long total = counts[index[i]];
+      for (std::int64_t j = i + 1; j < pairs && keys[j] == keys[i]; ++j) total += counts[index[j]];
+      out.values[places[i]] = keys[i];
+      out.counts[places[i]] = total;
+    }
+    if (i == pairs - 1) {
+      std::int64_t size = places[i] + (head ? 1 : 0);
+      if (sentinel_count > 0) {
+        out.values[size] = std::numeric_limits<std::int64_t>::max();
+        out.counts[size] = sentinel_count;
+        ++size;
+      }
+      *out.size = size;
+    }
+  }
+}
+
+// Run-length encoding of all n sorted keys: each run's key at its head, and one past its last
+// item (ends[place]) at its tail; run_lengths_kernel then subtracts neighbouring ends.
+__global__ void run_bounds_kernel(const std::int64_t* sorted, std::int64_t n, const std::int64_t* places,
+                                  std::int64_t* ends, device_table<std::int64_t> out) {
+  for (std::int64_t i = wb::global_thread_index(); i < n; i += wb::grid_thread_count()) {
+    const std::int64_t key = sorted[i];
+    const bool head = i == 0 || sorted[i - 1] != key;
+    const std::int64_t run = places[i] - (head ? 0 : 1);  // places counts the heads BEFORE i
+    if (head) out.values[run] = key;
+    if (i == n - 1 || sorted[i + 1] != key) ends[run] = i + 1;
+    if (i == n - 1) *out.size = run + 1;
+  }
+}
+
+__global__ void run_lengths_kernel(const std::int64_t* ends, const std::int64_t* size, std::uint64_t* counts) {
+  const std::int64_t runs = *size;
+  for (std::int64_t j = wb::global_thread_index(); j < runs; j += wb::grid_thread_count())
+    counts[j] = static_cast<std::uint64_t>(ends[j] - (j > 0 ? ends[j - 1] : 0));
+}
+
+void require_index_range(std::int64_t pairs) {
+  if (pairs > static_cast<std::int64_t>(std::numeric_limits<std::uint32_t>::max()))
+    throw std::invalid_argument("write_distinct_table: " + std::to_string(pairs) +
+                                " pairs: the sort carries 32-bit indices (at most 2^32 - 1)");
+}
+
+}  // namespace
+
+std::size_t distinct_table_scratch_bytes(std::int64_t max_pairs) {
+  const std::int64_t m = max_pairs > 0 ? max_pairs : 1;
+  const auto u = static_cast<std::size_t>(m);
+  auto a16 = [](std::size_t b) { return (b + 15) / 16 * 16; };
+  // keys in/out, index in/out, run places, then the sort's and the scan's workspaces.
+  return 3 * a16(u * 8) + 2 * a16(u * 4) + a16(u * 8) + sort::workspace_bytes(m, 8, sort_config()) +
+         scan::workspace_bytes(m, 8, scan_config());
+}
+
+void write_distinct_table(const unsigned long long* flipped_keys, const unsigned long long* counts,
+                          std::int64_t pairs, unsigned long long sentinel_count, bool sum_equal_keys,
+                          device_table<std::int64_t> out, void* scratch, std::size_t scratch_bytes) {
+  require_index_range(pairs);
+  if (pairs == 0) {
+    wb::launch({1, 32}, gather_kernel, static_cast<const std::int64_t*>(nullptr),
+               static_cast<const std::uint32_t*>(nullptr), counts, std::int64_t{0}, sentinel_count, out);
+    return;
+  }
+  wb::carver pieces({static_cast<unsigned char*>(scratch), scratch_bytes}, "write_distinct_table");
+  auto* keys_in = pieces.take<std::int64_t>(pairs);
+  auto* keys_out = pieces.take<std::int64_t>(pairs);
+  auto* index_in = pieces.take<std::uint32_t>(pairs);
+  auto* index_out = pieces.take<std::uint32_t>(pairs);
+  auto* heads = pieces.take<std::int64_t>(pairs);
+  auto* places = pieces.take<std::int64_t>(pairs);
+  const wb::workspace rest = pieces.rest();
+  wb::launch({grid_for(pairs), block}, unflip_kernel, flipped_keys, pairs, keys_in, index_in);
+  sort::solution::sort_onesweep<std::int64_t>(keys_in, keys_out, index_in, index_out, pairs, rest, sort_config());
+  if (!sum_equal_keys) {
+    wb::launch({grid_for(pairs), block}, gather_kernel, static_cast<const std::int64_t*>(keys_out),
+               static_cast<const std::uint32_t*>(index_out), counts, pairs, sentinel_count, out);
+    return;
+  }
+  wb::launch({grid_for(pairs), block}, run_heads_kernel, static_cast<const std::int64_t*>(keys_out), pairs, heads);
+  scan::solution::scan_single_pass<std::int64_t>(heads, places, pairs, rest, scan_config());
+  wb::launch({grid_for(pairs), block}, sum_runs_kernel, static_cast<const std::int64_t*>(keys_out),
+             static_cast<const std::uint32_t*>(index_out), counts, pairs, static_cast<const std::int64_t*>(places),
+             sentinel_count, out);
+}
+
+std::size_t sort_count_scratch_bytes(std::int64_t n) {
+  const std::int64_t m = n > 0 ? n : 1;
+  const auto u = static_cast<std::size_t>(m);
+  auto a16 = [](std::size_t b) { return (b + 15) / 16 * 16; };
+  // sorted keys, heads (then the runs' ends), places, then the sort's and the scan's workspaces.
+  return 3 * a16(u * 8) + std::max(sort::workspace_bytes(m, 8, sort_config()), scan::workspace_bytes(m, 8, scan_config()));
+}
+
+void sort_run_length_encode(const std::int64_t* in, std::int64_t n, device_table<std::int64_t> out, void* scratch,
+                            std::size_t scratch_bytes) {
+  if (n == 0) {
+    WB_CHECK(cudaMemsetAsync(out.size, 0, sizeof(std::int64_t)));
+    return;
+  }
+  wb::carver pieces({static_cast<unsigned char*>(scratch), scratch_bytes}, "sort_run_length_encode");
+  auto* sorted = pieces.take<std::int64_t>(n);
+  auto* heads = pieces.take<std::int64_t>(n);
+  auto* places = pieces.take<std::int64_t>(n);
+  const wb::workspace rest = pieces.rest();
+  sort::solution::sort_onesweep<std::int64_t>(in, sorted, nullptr, nullptr, n, rest, sort_config());
+  wb::launch({grid_for(n), block}, run_heads_kernel, static_cast<const std::int64_t*>(sorted), n, heads);
+  scan::solution::scan_single_pass<std::int64_t>(heads, places, n, rest, scan_config());
+  std::int64_t* ends = heads;  // the marks are scanned: their memory holds the runs' ends now
+  wb::launch({grid_for(n), block}, run_bounds_kernel, static_cast<const std::int64_t*>(sorted), n,
+             static_cast<const std::int64_t*>(places), ends, out);
+  wb::launch({grid_for(n), block}, run_lengths_kernel, static_cast<const std::int64_t*>(ends),
+             static_cast<const std::int64_t*>(out.size), out.counts);
+}
+
+}  // namespace counting::detail
