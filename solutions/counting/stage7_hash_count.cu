@@ -696,7 +696,8 @@ struct two_level_plan {
 // 1024 buckets planned 1/4 full (shorter probes: the lanes of a warp wait for the longest).
 // At least one bucket per 2^17 items (up to 512), so that the bucket tables fill the GPU. A
 // bucket has room for its fair share of N plus 1/8 (for uniform hashes of 2^26 keys into 512
-// buckets that is 45 standard deviations) plus 1024.
+// buckets that is 45 standard deviations) plus 1024. The spill table has `planned` slots (half
+// full with the estimate itself).
 two_level_plan plan_two_level(std::int64_t n, double planned) {
   two_level_plan p;
   if (n <= 0 || n > max_narrow_count || planned > static_cast<double>(bucket_planned_keys << max_bucket_bits))
@@ -707,7 +708,7 @@ two_level_plan plan_two_level(std::int64_t n, double planned) {
   const std::int64_t buckets = std::int64_t{1} << p.bucket_bits;
   const std::int64_t fair = wb::ceil_div(n, buckets);
   p.capacity = (fair + fair / 8 + 1024 + 31) / 32 * 32;
-  p.spill_capacity = capacity_for(static_cast<std::int64_t>(std::min(planned, static_cast<double>(n))), true);
+  p.spill_capacity = capacity_for(static_cast<std::int64_t>(std::min(planned, static_cast<double>(n)) / 2), true);
   p.max_pairs = buckets * bucket_max_keys + p.spill_capacity;
   return p;
 }
