@@ -59,6 +59,52 @@ __global__ void gather_kernel(const std::int64_t* keys, const std::uint32_t* ind
   }
 }
 
+// Up to 4096 pairs (the few-distinct-keys case) are sorted by one block in shared memory, a
+// bitonic sorting network (PMPP §13.7's merge idea, Batcher 1968), instead of 8 radix passes
+// of a few keys each. Pairs are ordered by (key, index) and padded with (INT64_MAX, ~0u),
+// which sorts after every pair, so their first `pairs` places are the sorted pairs.
+constexpr int small_sort_threads = 1024;
+constexpr int small_sort_max = 4096;
+
+__global__ void __launch_bounds__(small_sort_threads)
+    small_sort_kernel(const unsigned long long* flipped, std::int64_t pairs, std::int64_t* keys_out,
+                      std::uint32_t* index_out) {
+  __shared__ std::int64_t keys[small_sort_max];
+  __shared__ std::uint32_t index[small_sort_max];
+  int size = 2;
+  while (size < pairs) size *= 2;
+  for (int i = static_cast<int>(threadIdx.x); i < size; i += small_sort_threads) {
+    const bool real = i < pairs;
+    keys[i] = real ? static_cast<std::int64_t>(flipped[i] ^ sign_bit) : std::numeric_limits<std::int64_t>::max();
+    index[i] = real ? static_cast<std::uint32_t>(i) : ~0u;
+  }
+  __syncthreads();
+  for (int k = 2; k <= size; k *= 2) {
+    for (int j = k / 2; j > 0; j /= 2) {
+      for (int i = static_cast<int>(threadIdx.x); i < size; i += small_sort_threads) {
+        const int partner = i ^ j;
+        if (partner > i) {
+          const bool ascending = (i & k) == 0;
+          const bool greater = keys[i] > keys[partner] || (keys[i] == keys[partner] && index[i] > index[partner]);
+          if (greater == ascending) {
+            const std::int64_t kk = keys[i];
+            keys[i] = keys[partner];
+            keys[partner] = kk;
+            const std::uint32_t ii = index[i];
+            index[i] = index[partner];
+            index[partner] = ii;
+          }
+        }
+      }
+      __syncthreads();
+    }
+  }
+  for (int i = static_cast<int>(threadIdx.x); i < pairs; i += small_sort_threads) {
+    keys_out[i] = keys[i];
+    index_out[i] = index[i];
+  }
+}
+
 // heads[i] = 1 where a run of equal sorted keys starts (its exclusive scan: the run's place).
 __global__ void run_heads_kernel(const std::int64_t* sorted, std::int64_t count, std::int64_t* heads) {
   for (std::int64_t i = wb::global_thread_index(); i < count; i += wb::grid_thread_count())
@@ -144,8 +190,12 @@ void write_distinct_table(const unsigned long long* flipped_keys, const unsigned
   auto* heads = pieces.take<std::int64_t>(pairs);
   auto* places = pieces.take<std::int64_t>(pairs);
   const wb::workspace rest = pieces.rest();
-  wb::launch({grid_for(pairs), block}, unflip_kernel, flipped_keys, pairs, keys_in, index_in);
-  sort::solution::sort_onesweep<std::int64_t>(keys_in, keys_out, index_in, index_out, pairs, rest, sort_config());
+  if (pairs <= small_sort_max) {
+    wb::launch({1, small_sort_threads}, small_sort_kernel, flipped_keys, pairs, keys_out, index_out);
+  } else {
+    wb::launch({grid_for(pairs), block}, unflip_kernel, flipped_keys, pairs, keys_in, index_in);
+    sort::solution::sort_onesweep<std::int64_t>(keys_in, keys_out, index_in, index_out, pairs, rest, sort_config());
+  }
   if (!sum_equal_keys) {
     wb::launch({grid_for(pairs), block}, gather_kernel, static_cast<const std::int64_t*>(keys_out),
                static_cast<const std::uint32_t*>(index_out), counts, pairs, sentinel_count, out);

@@ -112,22 +112,20 @@ __global__ void sample_frequencies_kernel(ht::table_view<unsigned> t, table_stat
 }
 
 // ---- Shared tables (path 1) -------------------------------------------------------------------
-// Block b counts partition b % P of the keys (by the high half of the hash) in the tiles of
-// group b / P; the P blocks of a group read the same tiles at about the same time, so all but
-// one of them find the tile in L2. Per tile, every thread loads its 8 keys first (8 loads in
-// flight), then adds them one round at a time: the lanes with the same key add together.
-// When the table is full (more keys in the partition than the estimate promised) the block
-// stops, and the host counts again by sorting.
+// Every block counts its tiles' keys in its own table in shared memory, then adds the table
+// into one global table. Per tile, every thread loads its 8 keys first (8 loads in flight),
+// then adds them one round at a time. When the table is full (more keys than the estimate
+// promised) the block stops, and the host counts again by sorting.
+// A hot key must not have 32 lanes queue on one shared counter. How the lanes of a warp with
+// the same key find each other (`aggregate`): 0 they do not (one add per item); 1
+// __match_any_sync on the 64-bit hash; 2 __match_any_sync on its low 32 bits (the slot's
+// bits, cheaper), then each lane checks its whole hash against its group's leader's, and the
+// rare lane whose low word alone matched adds on its own.
 constexpr int shared_items = 8;
 
-__device__ __forceinline__ unsigned partition_of(unsigned long long h, unsigned partitions) {
-  return __umulhi(static_cast<unsigned>(h >> 32), partitions);
-}
-
-template <int slots, int threads, bool aggregate>
+template <int slots, int threads, int aggregate>
 __global__ void __launch_bounds__(threads)
-    shared_tables_kernel(const std::int64_t* in, std::int64_t n, int partitions, ht::table_view<unsigned> merged,
-                         table_state* state) {
+    shared_tables_kernel(const std::int64_t* in, std::int64_t n, ht::table_view<unsigned> merged, table_state* state) {
   constexpr unsigned max_keys = slots / 4 * 3;
   constexpr int tile = threads * shared_items;
   unsigned long long* keys = wb::dynamic_shared<unsigned long long>();
@@ -144,9 +142,6 @@ __global__ void __launch_bounds__(threads)
   __syncthreads();
   const int lane = static_cast<int>(threadIdx.x) & 31;
   const unsigned lanes_below = (1u << lane) - 1u;
-  const auto part = static_cast<unsigned>(blockIdx.x) % static_cast<unsigned>(partitions);
-  const std::int64_t group = static_cast<std::int64_t>(blockIdx.x) / partitions;
-  const std::int64_t groups = static_cast<std::int64_t>(gridDim.x) / partitions;
   auto add = [&](unsigned long long h, unsigned count) {
     if (h == ht::hashed_empty_key) {
       atomicAdd(&sentinel, static_cast<unsigned long long>(count));
@@ -154,7 +149,8 @@ __global__ void __launch_bounds__(threads)
       atomicExch(&overflow, 1);
     }
   };
-  for (std::int64_t base = group * tile; base < n; base += groups * tile) {
+  for (std::int64_t base = static_cast<std::int64_t>(blockIdx.x) * tile; base < n;
+       base += static_cast<std::int64_t>(gridDim.x) * tile) {
     unsigned long long h[shared_items];
 #pragma unroll
     for (int k = 0; k < shared_items; ++k) {
@@ -163,15 +159,23 @@ __global__ void __launch_bounds__(threads)
     }
 #pragma unroll
     for (int k = 0; k < shared_items; ++k) {
-      const std::int64_t j = base + k * threads + static_cast<int>(threadIdx.x);
-      const bool mine = j < n && partition_of(h[k], static_cast<unsigned>(partitions)) == part;
-      if constexpr (aggregate) {
-        const unsigned takers = __ballot_sync(0xffffffffu, mine);
-        if (takers == 0) continue;  // the same in the whole warp
-        const unsigned peers = __match_any_sync(0xffffffffu, h[k]) & takers;
-        if (mine && (peers & lanes_below) == 0) add(h[k], static_cast<unsigned>(__popc(peers)));
+      const bool valid = base + k * threads + static_cast<int>(threadIdx.x) < n;
+      if constexpr (aggregate == 0) {
+        if (valid) add(h[k], 1u);
+      } else if constexpr (aggregate == 1) {
+        const unsigned peers = __match_any_sync(0xffffffffu, h[k]) & __ballot_sync(0xffffffffu, valid);
+        if (valid && (peers & lanes_below) == 0) add(h[k], static_cast<unsigned>(__popc(peers)));
       } else {
-        if (mine) add(h[k], 1u);
+        const unsigned peers =
+            __match_any_sync(0xffffffffu, static_cast<unsigned>(h[k])) & __ballot_sync(0xffffffffu, valid);
+        const int leader = valid ? __ffs(static_cast<int>(peers)) - 1 : lane;
+        const bool same = __shfl_sync(0xffffffffu, h[k], leader) == h[k];
+        const unsigned strangers = __ballot_sync(0xffffffffu, valid && !same);
+        if (valid && !same) {
+          add(h[k], 1u);
+        } else if (valid && lane == leader) {
+          add(h[k], static_cast<unsigned>(__popc(peers & ~strangers)));
+        }
       }
     }
     if (__syncthreads_or(*static_cast<volatile int*>(&overflow)) != 0) break;
@@ -573,38 +577,42 @@ estimate_result estimate_distinct(const std::int64_t* in, std::int64_t n, table_
 // keys (a zipf-like tail is mostly keys seen once or never).
 constexpr double plan_margin = 2.0;
 
+// The automatic choice: shared tables while twice the estimate fits one block's table; one
+// global table up to this many planned keys (where it beat the two-level count on an H100);
+// the two-level count while it plans the keys in 1024 buckets; else the sort.
+constexpr std::int64_t max_global_table_keys = std::int64_t{1} << 16;
+
 // ---- Path 1's plan and memory ----
 struct shared_shape {
   int slots;
   int threads;
-  bool aggregate;
-  void (*kernel)(const std::int64_t*, std::int64_t, int, ht::table_view<unsigned>, table_state*);
+  int aggregate;
+  void (*kernel)(const std::int64_t*, std::int64_t, ht::table_view<unsigned>, table_state*);
   std::int64_t max_keys() const { return slots / 4 * 3; }
   std::size_t shared_bytes() const {
     return static_cast<std::size_t>(slots) * (sizeof(unsigned long long) + sizeof(unsigned));
   }
 };
-constexpr int max_partitions = 8;
 
-// The table a block keeps: 16384 slots in 192 KB, one block of 1024 threads per SM, warp-
-// aggregated adds (COUNTING_STAGE7_SHARED=8k: 8192 slots and 512 threads, two blocks per SM;
-// COUNTING_STAGE7_AGGREGATE=0: one add per item; both for the measurements in the README).
+template <int slots, int threads>
+shared_shape shape_of(int aggregate) {
+  switch (aggregate) {
+    case 0: return {slots, threads, 0, shared_tables_kernel<slots, threads, 0>};
+    case 1: return {slots, threads, 1, shared_tables_kernel<slots, threads, 1>};
+    default: return {slots, threads, 2, shared_tables_kernel<slots, threads, 2>};
+  }
+}
+
+// The table a block keeps: 16384 slots in 192 KB, one block of 1024 threads per SM, lanes
+// with one key found by the 32-bit match (COUNTING_STAGE7_SHARED=8k: 8192 slots and 512
+// threads, two blocks per SM; COUNTING_STAGE7_AGGREGATE=0, 1 or 2: the ways above; both for
+// the measurements in the README).
 shared_shape shared_tables_shape() {
   const char* size = std::getenv("COUNTING_STAGE7_SHARED");
   const char* agg = std::getenv("COUNTING_STAGE7_AGGREGATE");
   const bool small = size != nullptr && std::string(size) == "8k";
-  const bool aggregate = agg == nullptr || std::string(agg) != "0";
-  if (small)
-    return aggregate ? shared_shape{8192, 512, true, shared_tables_kernel<8192, 512, true>}
-                     : shared_shape{8192, 512, false, shared_tables_kernel<8192, 512, false>};
-  return aggregate ? shared_shape{16384, 1024, true, shared_tables_kernel<16384, 1024, true>}
-                   : shared_shape{16384, 1024, false, shared_tables_kernel<16384, 1024, false>};
-}
-
-// Partitions for `planned` distinct keys; 0 when more than max_partitions would be needed.
-int partitions_for(double planned, const shared_shape& s) {
-  const double p = std::ceil(planned / static_cast<double>(s.max_keys()));
-  return p <= 1 ? 1 : (p <= max_partitions ? static_cast<int>(p) : 0);
+  const int aggregate = agg == nullptr ? 2 : std::atoi(agg);
+  return small ? shape_of<8192, 512>(aggregate) : shape_of<16384, 1024>(aggregate);
 }
 
 struct table_layout {
@@ -629,30 +637,28 @@ table_layout place_table(arena& a, std::int64_t capacity, std::size_t count_byte
   return l;
 }
 
-std::int64_t merged_capacity(int partitions, const shared_shape& s) {
-  return capacity_for(partitions * s.max_keys(), true);
-}
+// The global table the blocks' tables are added into: every key a block can hold, half full.
+std::int64_t merged_capacity(const shared_shape& s) { return capacity_for(s.max_keys(), true); }
 
 // Path 1; returns the state read back (overflow set: count again).
-table_state run_shared_tables(const std::int64_t* in, std::int64_t n, int partitions, const shared_shape& s,
-                              const table_layout& l, std::int64_t capacity, table_state* state, phase_clock& clock) {
+table_state run_shared_tables(const std::int64_t* in, std::int64_t n, const shared_shape& s, const table_layout& l,
+                              std::int64_t capacity, table_state* state, phase_clock& clock) {
   const ht::table_view<unsigned> merged{l.table_keys, l.table_counts, static_cast<unsigned long long>(capacity)};
   wb::launch({grid_for(capacity), block}, clear_table_kernel<unsigned>, merged, state);
   clock.mark("clear");
-  int per_sm = 0;
+  int per_sm = 1;
 #if defined(WB_BACKEND_CUDA)
   WB_CHECK(cudaFuncSetAttribute(reinterpret_cast<const void*>(s.kernel), cudaFuncAttributeMaxDynamicSharedMemorySize,
                                 static_cast<int>(s.shared_bytes())));
   WB_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, s.kernel, s.threads, s.shared_bytes()));
-#endif
   if (per_sm < 1) per_sm = 1;
+#endif
   const std::int64_t tile = static_cast<std::int64_t>(s.threads) * shared_items;
   const std::int64_t resident = static_cast<std::int64_t>(counting::multiprocessor_count()) * per_sm;
-  std::int64_t groups = std::max<std::int64_t>(1, resident / partitions);
-  groups = std::min(groups, std::max<std::int64_t>(1, wb::ceil_div(n, tile)));
+  const std::int64_t blocks = std::min(resident, std::max<std::int64_t>(1, wb::ceil_div(n, tile)));
   if (n > 0)
-    wb::launch({static_cast<unsigned>(groups * partitions), static_cast<unsigned>(s.threads), s.shared_bytes()},
-               s.kernel, in, n, partitions, merged, state);
+    wb::launch({static_cast<unsigned>(blocks), static_cast<unsigned>(s.threads), s.shared_bytes()}, s.kernel, in, n,
+               merged, state);
   clock.mark("shared_tables");
   wb::launch({grid_for(capacity), block}, compact_kernel<unsigned>, merged, l.pair_keys, l.pair_counts, state);
   clock.mark("compact");
@@ -693,11 +699,12 @@ struct two_level_plan {
 };
 
 // Two-level for N below 2^32 (the tables' counts are 32-bit) and `planned` keys that fit in
-// 1024 buckets planned 1/4 full (shorter probes: the lanes of a warp wait for the longest).
+// 1024 buckets planned 1/4 full (shorter probes: the lanes of a warp wait for the longest; and
+// room for three times the estimate, so it plans for the estimate itself).
 // At least one bucket per 2^17 items (up to 512), so that the bucket tables fill the GPU. A
 // bucket has room for its fair share of N plus 1/8 (for uniform hashes of 2^26 keys into 512
-// buckets that is 45 standard deviations) plus 1024. The spill table has `planned` slots (half
-// full with the estimate itself).
+// buckets that is 45 standard deviations) plus 1024. The spill table has slots for half the
+// planned keys, half full.
 two_level_plan plan_two_level(std::int64_t n, double planned) {
   two_level_plan p;
   if (n <= 0 || n > max_narrow_count || planned > static_cast<double>(bucket_planned_keys << max_bucket_bits))
@@ -785,7 +792,7 @@ sizes path_bytes(std::int64_t n) {
   {
     arena a(nullptr);
     const shared_shape shape = shared_tables_shape();
-    place_table(a, merged_capacity(max_partitions, shape));
+    place_table(a, merged_capacity(shape));
     s.shared = a.used();
   }
   {
@@ -833,7 +840,8 @@ void count_hash_table(const std::int64_t* in, std::int64_t n, device_table<std::
   auto* state = front.take<table_state>(1);
   const auto forced = static_cast<path>(cfg.variant);
   std::string note;
-  double planned = static_cast<double>(n);
+  double expected = static_cast<double>(n);  // distinct keys: the estimate (or what cfg says)
+  double planned = expected;                 // what the shared and global tables plan for
   path chosen = forced;
   if (forced != path::sort && n > 0) {
     estimate_result e;
@@ -847,6 +855,7 @@ void count_hash_table(const std::int64_t* in, std::int64_t n, device_table<std::
       note = "est. " + short_number(e.distinct) + " distinct";
     }
     clock.mark("estimate");
+    expected = std::min(e.distinct, static_cast<double>(n));
     planned = std::min(e.distinct * plan_margin, static_cast<double>(n));
   } else {
     front.take<unsigned long long>(sample_slots);
@@ -856,9 +865,11 @@ void count_hash_table(const std::int64_t* in, std::int64_t n, device_table<std::
   if (forced == path::automatic) {
     if (n == 0 || n > max_narrow_count) {
       chosen = path::sort;
-    } else if (partitions_for(planned, shape) > 0) {
+    } else if (planned <= static_cast<double>(shape.max_keys())) {
       chosen = path::shared_tables;
-    } else if (plan_two_level(n, planned).use) {
+    } else if (planned <= static_cast<double>(max_global_table_keys)) {
+      chosen = path::global_table;
+    } else if (plan_two_level(n, expected).use) {
       chosen = path::two_level;
     } else {
       chosen = path::sort;
@@ -870,19 +881,17 @@ void count_hash_table(const std::int64_t* in, std::int64_t n, device_table<std::
   bool counted = false;  // false: the sort counts
   std::string what;
   if (chosen == path::shared_tables) {
-    int partitions = partitions_for(planned, shape);
-    if (partitions == 0) partitions = max_partitions;  // forced: as many as there are; a full table ends in the sort
-    const std::int64_t capacity = merged_capacity(partitions, shape);
+    const std::int64_t capacity = merged_capacity(shape);
     const table_layout l = place_table(a, capacity);
-    st = run_shared_tables(in, n, partitions, shape, l, capacity, state, clock);
-    what = "shared tables x" + std::to_string(partitions);
+    st = run_shared_tables(in, n, shape, l, capacity, state, clock);
+    what = "shared tables";
     if (st.overflow == 0) {
       detail::write_distinct_table(l.pair_keys, l.pair_counts, static_cast<std::int64_t>(st.distinct),
                                    st.sentinel_count, false, out, l.scratch, l.scratch_bytes);
       counted = true;
     }
   } else if (chosen == path::two_level) {
-    two_level_plan p = plan_two_level(n, planned);
+    two_level_plan p = plan_two_level(n, expected);
     if (!p.use) p = plan_two_level(n, static_cast<double>(bucket_planned_keys << max_bucket_bits));  // forced
     if (p.use) {
       const two_level_layout l = place_two_level(a, p);
