@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "block_scan.cuh"
 #include "distinct_table.hpp"
 #include "scan.hpp"
 #include "sort.hpp"
@@ -136,24 +137,123 @@ __global__ void sum_runs_kernel(const std::int64_t* keys, const std::uint32_t* i
   }
 }
 
-// Run-length encoding of all n sorted keys: each run's key at its head, and one past its last
-// item (ends[place]) at its tail; run_lengths_kernel then subtracts neighbouring ends.
-__global__ void run_bounds_kernel(const std::int64_t* sorted, std::int64_t n, const std::int64_t* places,
-                                  std::int64_t* ends, device_table<std::int64_t> out) {
-  for (std::int64_t i = wb::global_thread_index(); i < n; i += wb::grid_thread_count()) {
-    const std::int64_t key = sorted[i];
-    const bool head = i == 0 || sorted[i - 1] != key;
-    const std::int64_t run = places[i] - (head ? 0 : 1);  // places counts the heads BEFORE i
-    if (head) out.values[run] = key;
-    if (i == n - 1 || sorted[i + 1] != key) ends[run] = i + 1;
-    if (i == n - 1) *out.size = run + 1;
+// Run-length encoding of all n sorted keys in two reads of them: (1) per tile of 4096 keys,
+// how many runs start in it and where the first one starts; (2) an exclusive scan of the
+// counts gives each tile's first place, and a minimum from the right gives, for each tile,
+// where the next run after it starts; (3) per tile again, each thread finds the run heads
+// among its 16 consecutive keys, a block scan gives their places, and each head's length is
+// the distance to the next head: in the thread's keys, in a later thread's (a minimum from
+// the right across the block), or in a later tile (from step 2). The keys stream through
+// shared memory so that the loads stay coalesced.
+constexpr int rle_threads = 256;
+constexpr int rle_items = 16;  // consecutive keys a thread owns in step 3
+constexpr int rle_tile = rle_threads * rle_items;
+
+__global__ void __launch_bounds__(rle_threads)
+    tile_heads_kernel(const std::int64_t* sorted, std::int64_t n, std::int64_t* head_counts, std::int64_t* first_head) {
+  __shared__ unsigned long long count;
+  __shared__ unsigned long long first;
+  if (threadIdx.x == 0) {
+    count = 0;
+    first = static_cast<unsigned long long>(n);
+  }
+  __syncthreads();
+  const std::int64_t start = static_cast<std::int64_t>(blockIdx.x) * rle_tile;
+  unsigned mine = 0;
+  std::int64_t my_first = n;
+  for (int k = 0; k < rle_items; ++k) {
+    const std::int64_t i = start + k * rle_threads + static_cast<int>(threadIdx.x);
+    if (i < n && (i == 0 || sorted[i] != sorted[i - 1])) {
+      ++mine;
+      if (i < my_first) my_first = i;
+    }
+  }
+  if (mine > 0) {
+    atomicAdd(&count, static_cast<unsigned long long>(mine));
+    atomicMin(&first, static_cast<unsigned long long>(my_first));
+  }
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    head_counts[blockIdx.x] = static_cast<std::int64_t>(count);
+    first_head[blockIdx.x] = static_cast<std::int64_t>(first);
   }
 }
 
-__global__ void run_lengths_kernel(const std::int64_t* ends, const std::int64_t* size, std::uint64_t* counts) {
-  const std::int64_t runs = *size;
-  for (std::int64_t j = wb::global_thread_index(); j < runs; j += wb::grid_thread_count())
-    counts[j] = static_cast<std::uint64_t>(ends[j] - (j > 0 ? ends[j - 1] : 0));
+// next_after[t] = the smallest first_head of the tiles after t (n if none): one block walks
+// the tiles from the right, 1024 at a time, with a minimum-scan in shared memory.
+__global__ void __launch_bounds__(1024)
+    next_head_kernel(const std::int64_t* first_head, std::int64_t tiles, std::int64_t n, std::int64_t* next_after) {
+  __shared__ std::int64_t m[1024];
+  __shared__ std::int64_t carry;
+  if (threadIdx.x == 0) carry = n;
+  __syncthreads();
+  for (std::int64_t end = tiles; end > 0; end -= 1024) {
+    // m[x] holds tile end - 1 - x: a suffix minimum is a prefix minimum over x.
+    const std::int64_t t = end - 1 - static_cast<std::int64_t>(threadIdx.x);
+    m[threadIdx.x] = t >= 0 ? first_head[t] : n;
+    __syncthreads();
+    for (int d = 1; d < 1024; d *= 2) {
+      const std::int64_t other = threadIdx.x >= static_cast<unsigned>(d) ? m[threadIdx.x - d] : n;
+      __syncthreads();
+      if (other < m[threadIdx.x]) m[threadIdx.x] = other;
+      __syncthreads();
+    }
+    // Tile t's next: the minimum over the tiles after it: x - 1 in this chunk, or the carry.
+    if (t >= 0) {
+      const std::int64_t after = threadIdx.x > 0 ? m[threadIdx.x - 1] : n;
+      next_after[t] = after < carry ? after : carry;
+    }
+    __syncthreads();
+    if (threadIdx.x == 0 && m[1023] < carry) carry = m[1023];
+    __syncthreads();
+  }
+}
+
+__global__ void __launch_bounds__(rle_threads)
+    write_runs_kernel(const std::int64_t* sorted, std::int64_t n, const std::int64_t* tile_places,
+                      const std::int64_t* next_after, device_table<std::int64_t> out) {
+  __shared__ std::int64_t keys[rle_tile];
+  __shared__ std::int64_t next_of_thread[rle_threads];  // first head in a later thread of the tile
+  const std::int64_t start = static_cast<std::int64_t>(blockIdx.x) * rle_tile;
+  const int items = static_cast<int>(n - start < rle_tile ? n - start : rle_tile);
+  for (int k = 0; k < rle_items; ++k) {
+    const int j = k * rle_threads + static_cast<int>(threadIdx.x);
+    if (j < items) keys[j] = sorted[start + j];
+  }
+  const std::int64_t before = start > 0 ? sorted[start - 1] : 0;
+  __syncthreads();
+  const int first_j = static_cast<int>(threadIdx.x) * rle_items;
+  unsigned heads = 0;  // bit k: key first_j + k starts a run
+  for (int k = 0; k < rle_items; ++k) {
+    const int j = first_j + k;
+    if (j >= items) break;
+    const bool head = j > 0 ? keys[j] != keys[j - 1] : (start == 0 || keys[0] != before);
+    if (head) heads |= 1u << k;
+  }
+  // The first head at or after each thread's keys, minimum from the right across the block.
+  next_of_thread[threadIdx.x] = heads != 0 ? start + first_j + __ffs(static_cast<int>(heads)) - 1 : n;
+  __syncthreads();
+  for (int d = 1; d < rle_threads; d *= 2) {
+    const std::int64_t other = threadIdx.x + d < rle_threads ? next_of_thread[threadIdx.x + d] : n;
+    __syncthreads();
+    if (other < next_of_thread[threadIdx.x]) next_of_thread[threadIdx.x] = other;
+    __syncthreads();
+  }
+  std::int64_t after_me = threadIdx.x + 1 < rle_threads ? next_of_thread[threadIdx.x + 1] : n;
+  if (after_me == n) after_me = next_after[blockIdx.x];
+  unsigned tile_runs = 0;
+  const unsigned rank = counting::detail::block_exclusive_scan<rle_threads>(static_cast<unsigned>(__popc(heads)), tile_runs);
+  std::int64_t place = tile_places[blockIdx.x] + rank;
+  for (unsigned rest = heads; rest != 0;) {
+    const int k = __ffs(static_cast<int>(rest)) - 1;
+    rest &= rest - 1;
+    const std::int64_t i = start + first_j + k;
+    const std::int64_t next = rest != 0 ? start + first_j + __ffs(static_cast<int>(rest)) - 1 : after_me;
+    out.values[place] = keys[first_j + k];
+    out.counts[place] = static_cast<std::uint64_t>(next - i);
+    ++place;
+  }
+  if (blockIdx.x == gridDim.x - 1 && threadIdx.x == 0) *out.size = tile_places[blockIdx.x] + tile_runs;
 }
 
 void require_index_range(std::int64_t pairs) {
@@ -210,10 +310,12 @@ void write_distinct_table(const unsigned long long* flipped_keys, const unsigned
 
 std::size_t sort_count_scratch_bytes(std::int64_t n) {
   const std::int64_t m = n > 0 ? n : 1;
-  const auto u = static_cast<std::size_t>(m);
-  auto a16 = [](std::size_t b) { return (b + 15) / 16 * 16; };
-  // sorted keys, heads (then the runs' ends), places, then the sort's and the scan's workspaces.
-  return 3 * a16(u * 8) + std::max(sort::workspace_bytes(m, 8, sort_config()), scan::workspace_bytes(m, 8, scan_config()));
+  const std::int64_t tiles = (m + rle_tile - 1) / rle_tile;
+  auto a16 = [](std::int64_t count) { return (static_cast<std::size_t>(count) * 8 + 15) / 16 * 16; };
+  // sorted keys; per tile: run counts, first heads, places, next heads; then the sort's and
+  // the scan's workspaces.
+  return a16(m) + 4 * a16(tiles) +
+         std::max(sort::workspace_bytes(m, 8, sort_config()), scan::workspace_bytes(tiles, 8, scan_config()));
 }
 
 void sort_run_length_encode(const std::int64_t* in, std::int64_t n, device_table<std::int64_t> out, void* scratch,
@@ -222,19 +324,23 @@ void sort_run_length_encode(const std::int64_t* in, std::int64_t n, device_table
     WB_CHECK(cudaMemsetAsync(out.size, 0, sizeof(std::int64_t)));
     return;
   }
+  const std::int64_t tiles = (n + rle_tile - 1) / rle_tile;
+  if (tiles > 2147483647) throw std::invalid_argument("sort_run_length_encode: more than 2^31 - 1 tiles");
   wb::carver pieces({static_cast<unsigned char*>(scratch), scratch_bytes}, "sort_run_length_encode");
   auto* sorted = pieces.take<std::int64_t>(n);
-  auto* heads = pieces.take<std::int64_t>(n);
-  auto* places = pieces.take<std::int64_t>(n);
+  auto* head_counts = pieces.take<std::int64_t>(tiles);
+  auto* first_head = pieces.take<std::int64_t>(tiles);
+  auto* tile_places = pieces.take<std::int64_t>(tiles);
+  auto* next_after = pieces.take<std::int64_t>(tiles);
   const wb::workspace rest = pieces.rest();
   sort::solution::sort_onesweep<std::int64_t>(in, sorted, nullptr, nullptr, n, rest, sort_config());
-  wb::launch({grid_for(n), block}, run_heads_kernel, static_cast<const std::int64_t*>(sorted), n, heads);
-  scan::solution::scan_single_pass<std::int64_t>(heads, places, n, rest, scan_config());
-  std::int64_t* ends = heads;  // the marks are scanned: their memory holds the runs' ends now
-  wb::launch({grid_for(n), block}, run_bounds_kernel, static_cast<const std::int64_t*>(sorted), n,
-             static_cast<const std::int64_t*>(places), ends, out);
-  wb::launch({grid_for(n), block}, run_lengths_kernel, static_cast<const std::int64_t*>(ends),
-             static_cast<const std::int64_t*>(out.size), out.counts);
+  const auto grid = static_cast<unsigned>(tiles);
+  wb::launch({grid, rle_threads}, tile_heads_kernel, static_cast<const std::int64_t*>(sorted), n, head_counts,
+             first_head);
+  scan::solution::scan_single_pass<std::int64_t>(head_counts, tile_places, tiles, rest, scan_config());
+  wb::launch({1, 1024}, next_head_kernel, static_cast<const std::int64_t*>(first_head), tiles, n, next_after);
+  wb::launch({grid, rle_threads}, write_runs_kernel, static_cast<const std::int64_t*>(sorted), n,
+             static_cast<const std::int64_t*>(tile_places), static_cast<const std::int64_t*>(next_after), out);
 }
 
 }  // namespace counting::detail
