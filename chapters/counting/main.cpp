@@ -289,9 +289,20 @@ void print_goals(std::map<std::string, double>& times, bool int8, std::int64_t n
     any = true;
   }
   if (!int8 && have("7") && have("baseline")) {
+    // On 2^26 int64 keys: never slower than the sort, far faster where keys repeat.
     const double speedup = times["baseline"] / times["7"];
-    std::printf("  stage 7 at least 3x CUB sort + RLE on 2^26 int64 keys, 2^20 distinct: %.2fx, %s%s\n", speedup,
-                met(speedup >= 3), size_note(std::int64_t{1} << 26, "few", std::int64_t{1} << 20));
+    const std::int64_t d = o.distinct;
+    const bool few = o.dist == "few", zipf = o.dist == "zipf";
+    double goal = 1.0;
+    if (few && d == std::int64_t{1} << 10) goal = 10;
+    if (few && d == std::int64_t{1} << 14) goal = 5;
+    if (few && d == std::int64_t{1} << 20) goal = 4;
+    if (zipf && d == std::int64_t{1} << 20) goal = 3;
+    const bool on_goal_input = n == std::int64_t{1} << 26 && (few || zipf || o.dist == "all-distinct");
+    std::printf("  stage 7 at least %gx CUB sort + RLE on 2^26 int64 keys (%s; 1x at any number of distinct keys, "
+                "10x at 2^10 few, 5x at 2^14, 4x at 2^20, 3x at 2^20 zipf): %.2fx, %s%s\n",
+                goal, o.dist.c_str(), speedup, met(speedup >= goal),
+                on_goal_input ? "" : " (the goal is set on another input)");
     any = true;
   }
   if (int8 && have("8") && have("h2d")) {
