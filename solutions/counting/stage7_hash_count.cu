@@ -18,8 +18,9 @@
 //      encoding (distinct_table.hpp): no table can help when almost every key is new;
 //   4. one global table (the exercise's design, for comparison): one pass, one random atomic
 //      per item in a table that stays in L2.
-// Hot keys never queue on one counter: before every shared-memory add the lanes of a warp
-// with the same key agree on one of them (__match_any_sync) to add for all.
+// Hot keys never queue on one counter: every thread first adds up its own equal keys
+// (add_keys), and the shared tables add a block's keys on the SM, never with a global atomic
+// per item.
 // The hash paths end by sorting only the DISTINCT (key, count) pairs (distinct_table.hpp).
 //
 // The choice (cfg.variant 0): a stratified sample of 2^16 items (hash_sample.hpp) is counted in
@@ -111,23 +112,79 @@ __global__ void sample_frequencies_kernel(ht::table_view<unsigned> t, table_stat
   }
 }
 
+// ---- Adding a thread's keys, hot keys combined first ------------------------------------------
+// A hot key must not have 32 lanes queue on one counter. How a thread's `items` keys (hashes or
+// flipped keys, `valid` ones) are combined before `add(key, count)` (`aggregate`):
+//   0  not at all: one add per key;
+//   1  the lanes of a warp with the same key find each other (__match_any_sync, 64-bit) and
+//      the lowest adds for all;
+//   2  the same on the low 32 bits (cheaper), then each lane checks its whole key against its
+//      group's leader's, and the rare lane whose low word alone matched adds on its own;
+//   3  each thread first adds up its own equal keys (a per-thread pre-aggregation: a thread's
+//      keys are `items` apart in the tile, so a hot key repeats among them), then one add per
+//      distinct key of the thread.
+// Every lane of the warp must call it (1 and 2 use warp-wide votes).
+template <int aggregate, int items, class Add>
+__device__ __forceinline__ void add_keys(const unsigned long long (&key)[items], unsigned valid, const Add& add) {
+  const int lane = static_cast<int>(threadIdx.x) & 31;
+  const unsigned lanes_below = (1u << lane) - 1u;
+  if constexpr (aggregate == 3) {
+    unsigned count[items];
+#pragma unroll
+    for (int k = 0; k < items; ++k) count[k] = (valid >> k) & 1u;
+#pragma unroll
+    for (int k = 1; k < items; ++k) {
+      bool merged = false;
+#pragma unroll
+      for (int q = 0; q < k; ++q) {
+        if (!merged && count[k] != 0 && count[q] != 0 && key[q] == key[k]) {
+          count[q] += count[k];
+          merged = true;
+        }
+      }
+      if (merged) count[k] = 0;
+    }
+#pragma unroll
+    for (int k = 0; k < items; ++k)
+      if (count[k] != 0) add(key[k], count[k]);
+  } else {
+#pragma unroll
+    for (int k = 0; k < items; ++k) {
+      const bool mine = (valid >> k) & 1u;
+      if constexpr (aggregate == 0) {
+        if (mine) add(key[k], 1u);
+      } else if constexpr (aggregate == 1) {
+        const unsigned peers = __match_any_sync(0xffffffffu, key[k]) & __ballot_sync(0xffffffffu, mine);
+        if (mine && (peers & lanes_below) == 0) add(key[k], static_cast<unsigned>(__popc(peers)));
+      } else {
+        const unsigned peers =
+            __match_any_sync(0xffffffffu, static_cast<unsigned>(key[k])) & __ballot_sync(0xffffffffu, mine);
+        const int leader = mine ? __ffs(static_cast<int>(peers)) - 1 : lane;
+        const bool same = __shfl_sync(0xffffffffu, key[k], leader) == key[k];
+        const unsigned strangers = __ballot_sync(0xffffffffu, mine && !same);
+        if (mine && !same) {
+          add(key[k], 1u);
+        } else if (mine && lane == leader) {
+          add(key[k], static_cast<unsigned>(__popc(peers & ~strangers)));
+        }
+      }
+    }
+  }
+}
+
 // ---- Shared tables (path 1) -------------------------------------------------------------------
-// Every block counts its tiles' keys in its own table in shared memory, then adds the table
-// into one global table. Per tile, every thread loads its 8 keys first (8 loads in flight),
-// then adds them one round at a time. When the table is full (more keys than the estimate
-// promised) the block stops, and the host counts again by sorting.
-// A hot key must not have 32 lanes queue on one shared counter. How the lanes of a warp with
-// the same key find each other (`aggregate`): 0 they do not (one add per item); 1
-// __match_any_sync on the 64-bit hash; 2 __match_any_sync on its low 32 bits (the slot's
-// bits, cheaper), then each lane checks its whole hash against its group's leader's, and the
-// rare lane whose low word alone matched adds on its own.
-constexpr int shared_items = 8;
+// Every block counts its tiles' keys in its own table in shared memory (per-block
+// pre-aggregation: a hot key costs shared-memory adds on its SM, never a global atomic per
+// item), then adds the table into one global table. Per tile, every thread loads its 8 keys
+// first (8 loads in flight), then adds them. When the table is full (more keys than the
+// estimate promised) the block stops, and the host counts again by sorting.
+constexpr int tile_items = 8;
 
 template <int slots, int threads, int aggregate>
 __global__ void __launch_bounds__(threads)
     shared_tables_kernel(const std::int64_t* in, std::int64_t n, ht::table_view<unsigned> merged, table_state* state) {
   constexpr unsigned max_keys = slots / 4 * 3;
-  constexpr int tile = threads * shared_items;
+  constexpr int tile = threads * tile_items;
   unsigned long long* keys = wb::dynamic_shared<unsigned long long>();
   auto* counts = reinterpret_cast<unsigned*>(keys + slots);
   __shared__ unsigned used;
@@ -140,8 +197,6 @@ __global__ void __launch_bounds__(threads)
     sentinel = 0;
   }
   __syncthreads();
-  const int lane = static_cast<int>(threadIdx.x) & 31;
-  const unsigned lanes_below = (1u << lane) - 1u;
   auto add = [&](unsigned long long h, unsigned count) {
     if (h == ht::hashed_empty_key) {
       atomicAdd(&sentinel, static_cast<unsigned long long>(count));
@@ -151,33 +206,15 @@ __global__ void __launch_bounds__(threads)
   };
   for (std::int64_t base = static_cast<std::int64_t>(blockIdx.x) * tile; base < n;
        base += static_cast<std::int64_t>(gridDim.x) * tile) {
-    unsigned long long h[shared_items];
+    unsigned long long h[tile_items];
+    unsigned valid = 0;
 #pragma unroll
-    for (int k = 0; k < shared_items; ++k) {
+    for (int k = 0; k < tile_items; ++k) {
       const std::int64_t j = base + k * threads + static_cast<int>(threadIdx.x);
       h[k] = j < n ? ht::mix(ht::flip(__ldcs(reinterpret_cast<const long long*>(in) + j))) : 0;
+      if (j < n) valid |= 1u << k;
     }
-#pragma unroll
-    for (int k = 0; k < shared_items; ++k) {
-      const bool valid = base + k * threads + static_cast<int>(threadIdx.x) < n;
-      if constexpr (aggregate == 0) {
-        if (valid) add(h[k], 1u);
-      } else if constexpr (aggregate == 1) {
-        const unsigned peers = __match_any_sync(0xffffffffu, h[k]) & __ballot_sync(0xffffffffu, valid);
-        if (valid && (peers & lanes_below) == 0) add(h[k], static_cast<unsigned>(__popc(peers)));
-      } else {
-        const unsigned peers =
-            __match_any_sync(0xffffffffu, static_cast<unsigned>(h[k])) & __ballot_sync(0xffffffffu, valid);
-        const int leader = valid ? __ffs(static_cast<int>(peers)) - 1 : lane;
-        const bool same = __shfl_sync(0xffffffffu, h[k], leader) == h[k];
-        const unsigned strangers = __ballot_sync(0xffffffffu, valid && !same);
-        if (valid && !same) {
-          add(h[k], 1u);
-        } else if (valid && lane == leader) {
-          add(h[k], static_cast<unsigned>(__popc(peers & ~strangers)));
-        }
-      }
-    }
+    add_keys<aggregate>(h, valid, add);
     if (__syncthreads_or(*static_cast<volatile int*>(&overflow)) != 0) break;
   }
   __syncthreads();
@@ -194,25 +231,30 @@ __global__ void __launch_bounds__(threads)
 }
 
 // ---- One global table (path 4; the merge target of path 1) ------------------------------------
-// One pass over the items, one global atomic per warp's key. The input is read with
-// evict-first loads (__ldcs): it is read once and must not push the table out of L2.
-template <class Count>
+// One pass over the items, one global atomic per key a thread adds, in a table that stays in
+// L2. The input is read with evict-first loads (__ldcs): it is read once and must not push
+// the table out of L2.
+template <int aggregate, class Count>
 __global__ void insert_kernel(const std::int64_t* in, std::int64_t n, ht::table_view<Count> t, table_state* state) {
-  const int lane = static_cast<int>(threadIdx.x) & 31;
-  const unsigned lanes_below = (1u << lane) - 1u;
-  const std::int64_t stride = wb::grid_thread_count();
-  for (std::int64_t base = wb::global_thread_index() - lane; base < n; base += stride) {
-    const std::int64_t i = base + lane;
-    const bool valid = i < n;
-    const unsigned long long u = valid ? ht::flip(__ldcs(reinterpret_cast<const long long*>(in) + i)) : 0;
-    const unsigned peers = __match_any_sync(0xffffffffu, u) & __ballot_sync(0xffffffffu, valid);
-    if (!valid || (peers & lanes_below) != 0) continue;  // the lowest lane of each key adds for all
-    const auto count = static_cast<unsigned>(__popc(peers));
+  const std::int64_t tile = static_cast<std::int64_t>(blockDim.x) * tile_items;
+  auto add = [&](unsigned long long u, unsigned count) {
     if (u == ht::empty_key) {
       atomicAdd(&state->sentinel_count, static_cast<unsigned long long>(count));
     } else if (!ht::insert(t, u, static_cast<Count>(count))) {
       state->overflow = 1;
     }
+  };
+  for (std::int64_t base = static_cast<std::int64_t>(blockIdx.x) * tile; base < n;
+       base += static_cast<std::int64_t>(gridDim.x) * tile) {
+    unsigned long long u[tile_items];
+    unsigned valid = 0;
+#pragma unroll
+    for (int k = 0; k < tile_items; ++k) {
+      const std::int64_t j = base + k * static_cast<std::int64_t>(blockDim.x) + threadIdx.x;
+      u[k] = j < n ? ht::flip(__ldcs(reinterpret_cast<const long long*>(in) + j)) : 0;
+      if (j < n) valid |= 1u << k;
+    }
+    add_keys<aggregate>(u, valid, add);
   }
 }
 
@@ -263,7 +305,8 @@ constexpr int scatter_tile = scatter_threads * scatter_items;      // 8192 keys:
 constexpr int max_bucket_bits = 10;                                // at most 1024 buckets
 constexpr int bucket_slots = 8192;                                 // 64 KB of keys, 32 KB of counts
 constexpr unsigned bucket_max_keys = bucket_slots * 3 / 4;         // more distinct keys: overflow
-constexpr std::int64_t bucket_planned_keys = bucket_slots / 4;     // buckets are planned 1/4 full
+constexpr std::int64_t bucket_planned_keys = bucket_slots * 3 / 8; // buckets are planned 3/8 full...
+constexpr std::int64_t bucket_most_keys = bucket_slots * 9 / 16;   // ...and used up to 9/16 (3/4 of the limit)
 constexpr int table_threads = 512;
 
 // 1a. Per tile of 8192 keys: hash each key and count the tile's keys per bucket (shared
@@ -580,7 +623,7 @@ constexpr double plan_margin = 2.0;
 // The automatic choice: shared tables while twice the estimate fits one block's table; one
 // global table up to this many planned keys (where it beat the two-level count on an H100);
 // the two-level count while it plans the keys in 1024 buckets; else the sort.
-constexpr std::int64_t max_global_table_keys = std::int64_t{1} << 16;
+constexpr std::int64_t max_global_table_keys = std::int64_t{1} << 17;
 
 // ---- Path 1's plan and memory ----
 struct shared_shape {
@@ -599,20 +642,26 @@ shared_shape shape_of(int aggregate) {
   switch (aggregate) {
     case 0: return {slots, threads, 0, shared_tables_kernel<slots, threads, 0>};
     case 1: return {slots, threads, 1, shared_tables_kernel<slots, threads, 1>};
-    default: return {slots, threads, 2, shared_tables_kernel<slots, threads, 2>};
+    case 2: return {slots, threads, 2, shared_tables_kernel<slots, threads, 2>};
+    default: return {slots, threads, 3, shared_tables_kernel<slots, threads, 3>};
   }
 }
 
-// The table a block keeps: 16384 slots in 192 KB, one block of 1024 threads per SM, lanes
-// with one key found by the 32-bit match (COUNTING_STAGE7_SHARED=8k: 8192 slots and 512
-// threads, two blocks per SM; COUNTING_STAGE7_AGGREGATE=0, 1 or 2: the ways above; both for
-// the measurements in the README).
+// How hot keys are combined (add_keys): per-thread pre-aggregation (3), unless
+// COUNTING_STAGE7_AGGREGATE says 0, 1 or 2 (for the measurements in the README).
+int aggregate_mode() {
+  const char* agg = std::getenv("COUNTING_STAGE7_AGGREGATE");
+  const int mode = agg == nullptr ? 3 : std::atoi(agg);
+  return mode >= 0 && mode <= 3 ? mode : 3;
+}
+
+// The table a block keeps: 16384 slots in 192 KB, one block of 1024 threads per SM
+// (COUNTING_STAGE7_SHARED=8k: 8192 slots and 512 threads, two blocks per SM, for the
+// measurements in the README).
 shared_shape shared_tables_shape() {
   const char* size = std::getenv("COUNTING_STAGE7_SHARED");
-  const char* agg = std::getenv("COUNTING_STAGE7_AGGREGATE");
   const bool small = size != nullptr && std::string(size) == "8k";
-  const int aggregate = agg == nullptr ? 2 : std::atoi(agg);
-  return small ? shape_of<8192, 512>(aggregate) : shape_of<16384, 1024>(aggregate);
+  return small ? shape_of<8192, 512>(aggregate_mode()) : shape_of<16384, 1024>(aggregate_mode());
 }
 
 struct table_layout {
@@ -653,7 +702,7 @@ table_state run_shared_tables(const std::int64_t* in, std::int64_t n, const shar
   WB_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, s.kernel, s.threads, s.shared_bytes()));
   if (per_sm < 1) per_sm = 1;
 #endif
-  const std::int64_t tile = static_cast<std::int64_t>(s.threads) * shared_items;
+  const std::int64_t tile = static_cast<std::int64_t>(s.threads) * tile_items;
   const std::int64_t resident = static_cast<std::int64_t>(counting::multiprocessor_count()) * per_sm;
   const std::int64_t blocks = std::min(resident, std::max<std::int64_t>(1, wb::ceil_div(n, tile)));
   if (n > 0)
@@ -680,7 +729,15 @@ table_state run_global_table(const std::int64_t* in, std::int64_t n, const table
                                 static_cast<unsigned long long>(capacity)};
   wb::launch({grid_for(capacity), block}, clear_table_kernel<Count>, t, state);
   clock.mark("clear");
-  if (n > 0) wb::launch({grid_for(n), block}, insert_kernel<Count>, in, n, t, state);
+  if (n > 0) {
+    const unsigned grid = grid_for(wb::ceil_div(n, tile_items));
+    switch (aggregate_mode()) {
+      case 0: wb::launch({grid, block}, insert_kernel<0, Count>, in, n, t, state); break;
+      case 1: wb::launch({grid, block}, insert_kernel<1, Count>, in, n, t, state); break;
+      case 2: wb::launch({grid, block}, insert_kernel<2, Count>, in, n, t, state); break;
+      default: wb::launch({grid, block}, insert_kernel<3, Count>, in, n, t, state); break;
+    }
+  }
   clock.mark("insert");
   wb::launch({grid_for(capacity), block}, compact_kernel<Count>, t, l.pair_keys, l.pair_counts, state);
   clock.mark("compact");
@@ -698,20 +755,21 @@ struct two_level_plan {
   std::int64_t max_pairs = 0;       // pairs the bucket tables and the spill table can give
 };
 
-// Two-level for N below 2^32 (the tables' counts are 32-bit) and `planned` keys that fit in
-// 1024 buckets planned 1/4 full (shorter probes: the lanes of a warp wait for the longest; and
-// room for three times the estimate, so it plans for the estimate itself).
-// At least one bucket per 2^17 items (up to 512), so that the bucket tables fill the GPU. A
+// Two-level for N below 2^32 (the tables' counts are 32-bit) and `planned` keys that 1024
+// buckets hold at 9/16 of their slots (a bucket refuses keys past 3/4); as many buckets as
+// plan 3/8 of their slots (shorter probes: the lanes of a warp wait for the longest), and at
+// least one bucket per 2^17 items (up to 512), so that the bucket tables fill the GPU. A
 // bucket has room for its fair share of N plus 1/8 (for uniform hashes of 2^26 keys into 512
 // buckets that is 45 standard deviations) plus 1024. The spill table has slots for half the
 // planned keys, half full.
 two_level_plan plan_two_level(std::int64_t n, double planned) {
   two_level_plan p;
-  if (n <= 0 || n > max_narrow_count || planned > static_cast<double>(bucket_planned_keys << max_bucket_bits))
+  if (n <= 0 || n > max_narrow_count || planned > static_cast<double>(bucket_most_keys << max_bucket_bits))
     return p;
   p.use = true;
   while (p.bucket_bits < 9 && (std::int64_t{1} << (p.bucket_bits + 17)) < n) ++p.bucket_bits;
-  while (static_cast<double>(bucket_planned_keys << p.bucket_bits) < planned) ++p.bucket_bits;
+  while (p.bucket_bits < max_bucket_bits && static_cast<double>(bucket_planned_keys << p.bucket_bits) < planned)
+    ++p.bucket_bits;
   const std::int64_t buckets = std::int64_t{1} << p.bucket_bits;
   const std::int64_t fair = wb::ceil_div(n, buckets);
   p.capacity = (fair + fair / 8 + 1024 + 31) / 32 * 32;
@@ -797,7 +855,7 @@ sizes path_bytes(std::int64_t n) {
   }
   {
     arena a(nullptr);
-    const two_level_plan p = plan_two_level(n, static_cast<double>(bucket_planned_keys << max_bucket_bits));
+    const two_level_plan p = plan_two_level(n, static_cast<double>(bucket_most_keys << max_bucket_bits));
     if (p.use) place_two_level(a, p);
     s.two_level = a.used();
   }
@@ -892,7 +950,7 @@ void count_hash_table(const std::int64_t* in, std::int64_t n, device_table<std::
     }
   } else if (chosen == path::two_level) {
     two_level_plan p = plan_two_level(n, expected);
-    if (!p.use) p = plan_two_level(n, static_cast<double>(bucket_planned_keys << max_bucket_bits));  // forced
+    if (!p.use) p = plan_two_level(n, static_cast<double>(bucket_most_keys << max_bucket_bits));  // forced
     if (p.use) {
       const two_level_layout l = place_two_level(a, p);
       st = run_two_level(in, n, l, p, state, clock);

@@ -299,7 +299,7 @@ TEST_SUITE("counting/7 hash table") {
   TEST_CASE("two-level (forced): sizes off a scatter tile, a hot key that spills, INT64_MAX spilling") {
     config cfg;
     cfg.variant = 2;
-    cfg.expected_distinct = 9000;  // 8 buckets (planned for 2048 keys each), each with room for N/8 + N/64 + 1024 items
+    cfg.expected_distinct = 9000;  // 4 buckets (planned for 3072 keys each), each with room for N/4 + N/32 + 1024 items
     for (std::size_t n : {8191, 8192, 8193, 3 * 8192 + 5}) {
       CAPTURE(n);
       check_stage<i64>(7, wb::gen::few_distinct<i64>(n, wb::testing::seed(86), 5000), "off a tile", cfg);
@@ -318,7 +318,7 @@ TEST_SUITE("counting/7 hash table") {
     check_stage<i64>(7, data, "INT64_MAX as the hot key", cfg);
     check_stage<i64>(7, std::vector<i64>(n, std::numeric_limits<i64>::max()), "every item INT64_MAX: no pair at all",
                      cfg);
-    // 3000 keys of bucket 0 (a bucket's number is the top 3 bits of the MurmurHash3
+    // 3000 keys of bucket 0 (a bucket's number is the top 2 bits of the MurmurHash3
     // finaliser of the flipped key, as in hash_table.cuh) make up 90% of the items: thousands
     // of distinct keys spill, more than a scatter block's small spill table holds.
     auto fmix64 = [](std::uint64_t x) {
@@ -337,18 +337,18 @@ TEST_SUITE("counting/7 hash table") {
       }
       return keys;
     };
-    const std::vector<i64> bucket0 = keys_of_bucket0(3000, 3);
+    const std::vector<i64> bucket0 = keys_of_bucket0(3000, 2);
     for (std::size_t i = 0; i < n; ++i)
       if (pick() % 10 != 0) data[i] = bucket0[pick() % bucket0.size()];
     check_stage<i64>(7, data, "3000 keys of one bucket spill", cfg);
-    // Told 2100 keys there are 2 buckets and a spill table of 2112 slots (for 1050 keys):
+    // Told 3100 keys there are 2 buckets and a spill table of 3104 slots (for 1550 keys):
     // 6000 keys of bucket 0 (top bit) fill its table to just under its limit of 6144 and
     // spill more distinct keys than the spill table holds, so the sort counts again.
     const std::vector<i64> half0 = keys_of_bucket0(6000, 1);
     for (std::size_t i = 0; i < n; ++i) data[i] = half0[i % half0.size()];
     config spill_too_small;
     spill_too_small.variant = 2;
-    spill_too_small.expected_distinct = 2100;
+    spill_too_small.expected_distinct = 3100;
     check_stage<i64>(7, data, "the spill table overflows", spill_too_small);
     expect_path("two-level, 2 buckets full -> sort");
   }
