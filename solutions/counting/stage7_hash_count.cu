@@ -439,9 +439,9 @@ __global__ void __launch_bounds__(scatter_threads, 2)
 // 1b. Block b counts bucket b's keys (the first `capacity`; the rest spilled) in a hash table
 // in shared memory and appends its (key, count) pairs to keys/counts (one global atomicAdd
 // reserves the block's places; the order is the sort's business). Neighbouring threads read
-// neighbouring keys, each thread two rounds ahead of its insert, so that enough loads are in
-// flight. A bucket that spilled holds a hot key: there the lanes of a warp with equal keys
-// add together (__match_any_sync), as in insert_kernel, instead of 32 atomics on one counter.
+// neighbouring keys, 8 loads in flight per thread; a thread adds up its equal keys first
+// (add_keys), so a hot key's bucket does not have a warp's lanes queue on one counter.
+template <int aggregate>
 __global__ void __launch_bounds__(table_threads)
     bucket_table_kernel(const unsigned long long* bucketed, std::int64_t capacity, const unsigned long long* fill,
                         unsigned long long* keys, unsigned long long* counts, table_state* state) {
@@ -461,10 +461,8 @@ __global__ void __launch_bounds__(table_threads)
   }
   __syncthreads();
   const auto sent = static_cast<std::int64_t>(fill[blockIdx.x]);
-  const bool hot = sent > capacity;  // the same in the whole block
-  const std::int64_t items = hot ? capacity : sent;
+  const std::int64_t items = sent > capacity ? capacity : sent;  // the rest spilled
   const unsigned long long* bucket = bucketed + static_cast<std::int64_t>(blockIdx.x) * capacity;
-  auto load = [&](std::int64_t i) { return i < items ? bucket[i] : ht::hashed_empty_key; };
   auto add = [&](unsigned long long h, unsigned count) {
     if (h == ht::hashed_empty_key) {
       atomicAdd(&sentinel, static_cast<unsigned long long>(count));
@@ -473,23 +471,20 @@ __global__ void __launch_bounds__(table_threads)
         atomicExch(&overflow, 1);
     }
   };
-  // Every thread runs the same rounds (the match needs whole warps); i = round + thread.
-  std::int64_t i = threadIdx.x;
-  unsigned long long ahead1 = load(i), ahead2 = load(i + table_threads);
-  for (; i - static_cast<std::int64_t>(threadIdx.x) < items; i += table_threads) {
-    const unsigned long long h = ahead1;
-    ahead1 = ahead2;
-    ahead2 = load(i + 2 * table_threads);
-    // Another thread's overflow ends the count (everything is counted again with a global
-    // table); without this a full table would make every later insert probe all its slots.
-    if (__any_sync(0xffffffffu, *static_cast<volatile int*>(&overflow) != 0)) break;
-    const bool valid = i < items;
-    if (!hot) {
-      if (valid) add(h, 1u);
-      continue;
+  constexpr int tile = table_threads * tile_items;
+  for (std::int64_t start = 0; start < items; start += tile) {
+    unsigned long long h[tile_items];
+    unsigned valid = 0;
+#pragma unroll
+    for (int k = 0; k < tile_items; ++k) {
+      const std::int64_t j = start + k * table_threads + static_cast<int>(threadIdx.x);
+      h[k] = j < items ? bucket[j] : 0;
+      if (j < items) valid |= 1u << k;
     }
-    const unsigned peers = __match_any_sync(0xffffffffu, h) & __ballot_sync(0xffffffffu, valid);
-    if (valid && (peers & lanes_below) == 0) add(h, static_cast<unsigned>(__popc(peers)));
+    add_keys<aggregate>(h, valid, add);
+    // Another thread's overflow ends the count (the sort counts again); without this a full
+    // table would make every later insert probe all its slots.
+    if (__syncthreads_or(*static_cast<volatile int*>(&overflow)) != 0) break;
   }
   __syncthreads();
   if (overflow != 0) {
@@ -819,7 +814,14 @@ table_state run_two_level(const std::int64_t* in, std::int64_t n, const two_leve
              bucket_scatter_kernel<unsigned>, in, n, p.bucket_bits, p.capacity, l.bucketed, l.fill, spill, state);
   clock.mark("scatter");
   const std::size_t table_shared = bucket_slots * (sizeof(unsigned long long) + sizeof(unsigned));
-  wb::launch({static_cast<unsigned>(buckets), table_threads, table_shared}, bucket_table_kernel,
+  auto* table_kernel = bucket_table_kernel<3>;
+  switch (aggregate_mode()) {
+    case 0: table_kernel = bucket_table_kernel<0>; break;
+    case 1: table_kernel = bucket_table_kernel<1>; break;
+    case 2: table_kernel = bucket_table_kernel<2>; break;
+    default: break;
+  }
+  wb::launch({static_cast<unsigned>(buckets), table_threads, table_shared}, table_kernel,
              static_cast<const unsigned long long*>(l.bucketed), p.capacity,
              static_cast<const unsigned long long*>(l.fill), l.pair_keys, l.pair_counts, state);
   clock.mark("bucket_tables");
