@@ -18,9 +18,9 @@
 //      encoding (distinct_table.hpp): no table can help when almost every key is new;
 //   4. one global table (the exercise's design, for comparison): one pass, one random atomic
 //      per item in a table that stays in L2.
-// Hot keys never queue on one counter: every thread first adds up its own equal keys
-// (add_keys), and the shared tables add a block's keys on the SM, never with a global atomic
-// per item.
+// Hot keys: the shared-memory tables add a block's keys on its SM (a hot key never costs a
+// global atomic per item); the global table's lanes with one key add once (__match_any_sync;
+// add_keys says what was measured).
 // The hash paths end by sorting only the DISTINCT (key, count) pairs (distinct_table.hpp).
 //
 // The choice (cfg.variant 0): a stratified sample of 2^16 items (hash_sample.hpp) is counted in
@@ -112,61 +112,41 @@ __global__ void sample_frequencies_kernel(ht::table_view<unsigned> t, table_stat
   }
 }
 
-// ---- Adding a thread's keys, hot keys combined first ------------------------------------------
-// A hot key must not have 32 lanes queue on one counter. How a thread's `items` keys (hashes or
-// flipped keys, `valid` ones) are combined before `add(key, count)` (`aggregate`):
-//   0  not at all: one add per key;
+// ---- Adding a warp's keys, hot keys combined first -------------------------------------------
+// How a thread's `items` keys (hashes or flipped keys; bit k of `valid`: key k is one) reach
+// `add(key, count)` (`aggregate`):
+//   0  one add per key. In shared memory this is the fastest here, hot keys included: the
+//      table is per block, so a hot key costs shared-memory adds on its SM (the block's
+//      table is the pre-aggregation), and lanes adding to one shared address were measured
+//      no slower than lanes adding to different ones;
 //   1  the lanes of a warp with the same key find each other (__match_any_sync, 64-bit) and
-//      the lowest adds for all;
+//      the lowest adds for all: for the global table, where 32 lanes adding to one L2 address
+//      wait for each other (3.2x faster on zipf-like keys, measured);
 //   2  the same on the low 32 bits (cheaper), then each lane checks its whole key against its
-//      group's leader's, and the rare lane whose low word alone matched adds on its own;
-//   3  each thread first adds up its own equal keys (a per-thread pre-aggregation: a thread's
-//      keys are `items` apart in the tile, so a hot key repeats among them), then one add per
-//      distinct key of the thread.
+//      group's leader's, and the rare lane whose low word alone matched adds on its own.
 // Every lane of the warp must call it (1 and 2 use warp-wide votes).
 template <int aggregate, int items, class Add>
 __device__ __forceinline__ void add_keys(const unsigned long long (&key)[items], unsigned valid, const Add& add) {
   const int lane = static_cast<int>(threadIdx.x) & 31;
   const unsigned lanes_below = (1u << lane) - 1u;
-  if constexpr (aggregate == 3) {
-    unsigned count[items];
 #pragma unroll
-    for (int k = 0; k < items; ++k) count[k] = (valid >> k) & 1u;
-#pragma unroll
-    for (int k = 1; k < items; ++k) {
-      bool merged = false;
-#pragma unroll
-      for (int q = 0; q < k; ++q) {
-        if (!merged && count[k] != 0 && count[q] != 0 && key[q] == key[k]) {
-          count[q] += count[k];
-          merged = true;
-        }
-      }
-      if (merged) count[k] = 0;
-    }
-#pragma unroll
-    for (int k = 0; k < items; ++k)
-      if (count[k] != 0) add(key[k], count[k]);
-  } else {
-#pragma unroll
-    for (int k = 0; k < items; ++k) {
-      const bool mine = (valid >> k) & 1u;
-      if constexpr (aggregate == 0) {
-        if (mine) add(key[k], 1u);
-      } else if constexpr (aggregate == 1) {
-        const unsigned peers = __match_any_sync(0xffffffffu, key[k]) & __ballot_sync(0xffffffffu, mine);
-        if (mine && (peers & lanes_below) == 0) add(key[k], static_cast<unsigned>(__popc(peers)));
-      } else {
-        const unsigned peers =
-            __match_any_sync(0xffffffffu, static_cast<unsigned>(key[k])) & __ballot_sync(0xffffffffu, mine);
-        const int leader = mine ? __ffs(static_cast<int>(peers)) - 1 : lane;
-        const bool same = __shfl_sync(0xffffffffu, key[k], leader) == key[k];
-        const unsigned strangers = __ballot_sync(0xffffffffu, mine && !same);
-        if (mine && !same) {
-          add(key[k], 1u);
-        } else if (mine && lane == leader) {
-          add(key[k], static_cast<unsigned>(__popc(peers & ~strangers)));
-        }
+  for (int k = 0; k < items; ++k) {
+    const bool mine = (valid >> k) & 1u;
+    if constexpr (aggregate == 0) {
+      if (mine) add(key[k], 1u);
+    } else if constexpr (aggregate == 1) {
+      const unsigned peers = __match_any_sync(0xffffffffu, key[k]) & __ballot_sync(0xffffffffu, mine);
+      if (mine && (peers & lanes_below) == 0) add(key[k], static_cast<unsigned>(__popc(peers)));
+    } else {
+      const unsigned peers =
+          __match_any_sync(0xffffffffu, static_cast<unsigned>(key[k])) & __ballot_sync(0xffffffffu, mine);
+      const int leader = mine ? __ffs(static_cast<int>(peers)) - 1 : lane;
+      const bool same = __shfl_sync(0xffffffffu, key[k], leader) == key[k];
+      const unsigned strangers = __ballot_sync(0xffffffffu, mine && !same);
+      if (mine && !same) {
+        add(key[k], 1u);
+      } else if (mine && lane == leader) {
+        add(key[k], static_cast<unsigned>(__popc(peers & ~strangers)));
       }
     }
   }
@@ -305,8 +285,9 @@ constexpr int scatter_tile = scatter_threads * scatter_items;      // 8192 keys:
 constexpr int max_bucket_bits = 10;                                // at most 1024 buckets
 constexpr int bucket_slots = 8192;                                 // 64 KB of keys, 32 KB of counts
 constexpr unsigned bucket_max_keys = bucket_slots * 3 / 4;         // more distinct keys: overflow
-constexpr std::int64_t bucket_planned_keys = bucket_slots * 3 / 8; // buckets are planned 3/8 full...
-constexpr std::int64_t bucket_most_keys = bucket_slots * 9 / 16;   // ...and used up to 9/16 (3/4 of the limit)
+constexpr std::int64_t bucket_planned_keys = bucket_slots * 9 / 16;  // buckets are planned and used up to 9/16
+constexpr std::int64_t bucket_most_keys = bucket_slots * 9 / 16;     // full (3/4 of their limit)
+constexpr std::int64_t min_spill_keys = std::int64_t{1} << 19;       // the spill table holds N/16 keys, up to 2^19
 constexpr int table_threads = 512;
 
 // 1a. Per tile of 8192 keys: hash each key and count the tile's keys per bucket (shared
@@ -320,6 +301,9 @@ constexpr int table_threads = 512;
 // straight into the global spill table when the small one is full.
 template <class Count>
 __device__ void spill_one(ht::table_view<Count> spill, unsigned long long h, unsigned count, table_state* state) {
+  // A full spill table would make every later spill probe all its slots: once it has
+  // overflowed, the sort counts everything again and the spills need not be kept.
+  if (*static_cast<volatile unsigned long long*>(&state->overflow) != 0) return;
   const unsigned long long u = ht::unmix(h);
   if (u == ht::empty_key) {
     atomicAdd(&state->sentinel_count, static_cast<unsigned long long>(count));
@@ -439,8 +423,8 @@ __global__ void __launch_bounds__(scatter_threads, 2)
 // 1b. Block b counts bucket b's keys (the first `capacity`; the rest spilled) in a hash table
 // in shared memory and appends its (key, count) pairs to keys/counts (one global atomicAdd
 // reserves the block's places; the order is the sort's business). Neighbouring threads read
-// neighbouring keys, 8 loads in flight per thread; a thread adds up its equal keys first
-// (add_keys), so a hot key's bucket does not have a warp's lanes queue on one counter.
+// neighbouring keys, 8 loads in flight per thread (add_keys: one add per key, in shared
+// memory, hot keys included).
 template <int aggregate>
 __global__ void __launch_bounds__(table_threads)
     bucket_table_kernel(const unsigned long long* bucketed, std::int64_t capacity, const unsigned long long* fill,
@@ -635,19 +619,19 @@ struct shared_shape {
 template <int slots, int threads>
 shared_shape shape_of(int aggregate) {
   switch (aggregate) {
-    case 0: return {slots, threads, 0, shared_tables_kernel<slots, threads, 0>};
     case 1: return {slots, threads, 1, shared_tables_kernel<slots, threads, 1>};
     case 2: return {slots, threads, 2, shared_tables_kernel<slots, threads, 2>};
-    default: return {slots, threads, 3, shared_tables_kernel<slots, threads, 3>};
+    default: return {slots, threads, 0, shared_tables_kernel<slots, threads, 0>};
   }
 }
 
-// How hot keys are combined (add_keys): per-thread pre-aggregation (3), unless
-// COUNTING_STAGE7_AGGREGATE says 0, 1 or 2 (for the measurements in the README).
-int aggregate_mode() {
+// How hot keys are combined (add_keys): `fallback` (0 for shared-memory tables, 1 for the
+// global one), unless COUNTING_STAGE7_AGGREGATE says 0, 1 or 2 (for the measurements in the
+// README).
+int aggregate_mode(int fallback) {
   const char* agg = std::getenv("COUNTING_STAGE7_AGGREGATE");
-  const int mode = agg == nullptr ? 3 : std::atoi(agg);
-  return mode >= 0 && mode <= 3 ? mode : 3;
+  const int mode = agg == nullptr ? fallback : std::atoi(agg);
+  return mode >= 0 && mode <= 2 ? mode : fallback;
 }
 
 // The table a block keeps: 16384 slots in 192 KB, one block of 1024 threads per SM
@@ -656,7 +640,7 @@ int aggregate_mode() {
 shared_shape shared_tables_shape() {
   const char* size = std::getenv("COUNTING_STAGE7_SHARED");
   const bool small = size != nullptr && std::string(size) == "8k";
-  return small ? shape_of<8192, 512>(aggregate_mode()) : shape_of<16384, 1024>(aggregate_mode());
+  return small ? shape_of<8192, 512>(aggregate_mode(0)) : shape_of<16384, 1024>(aggregate_mode(0));
 }
 
 struct table_layout {
@@ -726,11 +710,10 @@ table_state run_global_table(const std::int64_t* in, std::int64_t n, const table
   clock.mark("clear");
   if (n > 0) {
     const unsigned grid = grid_for(wb::ceil_div(n, tile_items));
-    switch (aggregate_mode()) {
+    switch (aggregate_mode(1)) {
       case 0: wb::launch({grid, block}, insert_kernel<0, Count>, in, n, t, state); break;
-      case 1: wb::launch({grid, block}, insert_kernel<1, Count>, in, n, t, state); break;
       case 2: wb::launch({grid, block}, insert_kernel<2, Count>, in, n, t, state); break;
-      default: wb::launch({grid, block}, insert_kernel<3, Count>, in, n, t, state); break;
+      default: wb::launch({grid, block}, insert_kernel<1, Count>, in, n, t, state); break;
     }
   }
   clock.mark("insert");
@@ -751,12 +734,14 @@ struct two_level_plan {
 };
 
 // Two-level for N below 2^32 (the tables' counts are 32-bit) and `planned` keys that 1024
-// buckets hold at 9/16 of their slots (a bucket refuses keys past 3/4); as many buckets as
-// plan 3/8 of their slots (shorter probes: the lanes of a warp wait for the longest), and at
-// least one bucket per 2^17 items (up to 512), so that the bucket tables fill the GPU. A
-// bucket has room for its fair share of N plus 1/8 (for uniform hashes of 2^26 keys into 512
-// buckets that is 45 standard deviations) plus 1024. The spill table has slots for half the
-// planned keys, half full.
+// buckets hold at 9/16 of their slots (a bucket refuses keys past 3/4); as few buckets as
+// hold them so, since fewer buckets mean longer runs of neighbours in the scatter's writes
+// (2^20 distinct keys among 2^26 on an H100: 1.89 ms with 1024 buckets), but at least one per
+// 2^17 items (up to 512), so that the bucket tables fill the GPU. A bucket has room for its
+// fair share of N plus 1/8 (for uniform hashes of 2^26 keys into 512 buckets that is 45
+// standard deviations) plus 1024. The spill table (the keys of buckets that a hot key
+// filled) has slots for half the planned keys, or N/16 up to 2^19 (zipf-like keys spill
+// tens of thousands), half full.
 two_level_plan plan_two_level(std::int64_t n, double planned) {
   two_level_plan p;
   if (n <= 0 || n > max_narrow_count || planned > static_cast<double>(bucket_most_keys << max_bucket_bits))
@@ -768,7 +753,8 @@ two_level_plan plan_two_level(std::int64_t n, double planned) {
   const std::int64_t buckets = std::int64_t{1} << p.bucket_bits;
   const std::int64_t fair = wb::ceil_div(n, buckets);
   p.capacity = (fair + fair / 8 + 1024 + 31) / 32 * 32;
-  p.spill_capacity = capacity_for(static_cast<std::int64_t>(std::min(planned, static_cast<double>(n)) / 2), true);
+  const double spill_keys = std::max(planned / 2, static_cast<double>(std::min(n / 16, min_spill_keys)));
+  p.spill_capacity = capacity_for(static_cast<std::int64_t>(spill_keys), true);
   p.max_pairs = buckets * bucket_max_keys + p.spill_capacity;
   return p;
 }
@@ -814,9 +800,8 @@ table_state run_two_level(const std::int64_t* in, std::int64_t n, const two_leve
              bucket_scatter_kernel<unsigned>, in, n, p.bucket_bits, p.capacity, l.bucketed, l.fill, spill, state);
   clock.mark("scatter");
   const std::size_t table_shared = bucket_slots * (sizeof(unsigned long long) + sizeof(unsigned));
-  auto* table_kernel = bucket_table_kernel<3>;
-  switch (aggregate_mode()) {
-    case 0: table_kernel = bucket_table_kernel<0>; break;
+  auto* table_kernel = bucket_table_kernel<0>;
+  switch (aggregate_mode(0)) {
     case 1: table_kernel = bucket_table_kernel<1>; break;
     case 2: table_kernel = bucket_table_kernel<2>; break;
     default: break;
