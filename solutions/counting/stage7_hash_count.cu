@@ -574,7 +574,8 @@ table_state read_state(const table_state* state) {
 }
 
 // ---- The estimate -----------------------------------------------------------------------------
-constexpr std::int64_t sample_slots = (sample::max_size * 2 + 31) / 32 * 32;  // half full at most
+// The sample's table: half full at most.
+std::int64_t sample_slots(std::int64_t n) { return capacity_for(sample::sample_size(n), true); }
 
 struct estimate_result {
   double distinct = 0;
@@ -582,11 +583,12 @@ struct estimate_result {
 };
 
 estimate_result estimate_distinct(const std::int64_t* in, std::int64_t n, table_state* state, arena& a) {
-  const ht::table_view<unsigned> t{a.take<unsigned long long>(sample_slots), a.take<unsigned>(sample_slots),
-                                   static_cast<unsigned long long>(sample_slots)};
-  wb::launch({grid_for(sample_slots), block}, clear_table_kernel<unsigned>, t, state);
+  const std::int64_t slots = sample_slots(n);
+  const ht::table_view<unsigned> t{a.take<unsigned long long>(slots), a.take<unsigned>(slots),
+                                   static_cast<unsigned long long>(slots)};
+  wb::launch({grid_for(slots), block}, clear_table_kernel<unsigned>, t, state);
   wb::launch({grid_for(sample::sample_size(n)), block}, sample_insert_kernel, in, n, t);
-  wb::launch({grid_for(sample_slots), block}, sample_frequencies_kernel, t, state);
+  wb::launch({grid_for(slots), block}, sample_frequencies_kernel, t, state);
   const table_state st = read_state(state);
   estimate_result r;
   r.seen = static_cast<std::int64_t>(st.sample_seen);
@@ -639,7 +641,8 @@ int aggregate_mode(int fallback) {
 // measurements in the README).
 shared_shape shared_tables_shape() {
   const char* size = std::getenv("COUNTING_STAGE7_SHARED");
-  const bool small = size != nullptr && std::string(size) == "8k";
+  // The cpu backend runs every thread as a fiber: the smaller blocks keep its checks quick.
+  const bool small = (size != nullptr && std::string(size) == "8k") || !wb::backend_is_cuda;
   return small ? shape_of<8192, 512>(aggregate_mode(0)) : shape_of<16384, 1024>(aggregate_mode(0));
 }
 
@@ -755,7 +758,8 @@ two_level_plan plan_two_level(std::int64_t n, double planned) {
   p.capacity = (fair + fair / 8 + 1024 + 31) / 32 * 32;
   const double spill_keys = std::max(planned / 2, static_cast<double>(std::min(n / 16, min_spill_keys)));
   p.spill_capacity = capacity_for(static_cast<std::int64_t>(spill_keys), true);
-  p.max_pairs = buckets * bucket_max_keys + p.spill_capacity;
+  // A key has a pair in its bucket's table and, if it spilled, one in the spill table.
+  p.max_pairs = std::min(buckets * static_cast<std::int64_t>(bucket_max_keys), n) + std::min(p.spill_capacity, n);
   return p;
 }
 
@@ -831,8 +835,8 @@ sizes path_bytes(std::int64_t n) {
   sizes s{};
   arena front(nullptr);
   front.take<table_state>(1);
-  front.take<unsigned long long>(sample_slots);
-  front.take<unsigned>(sample_slots);
+  front.take<unsigned long long>(sample_slots(n));
+  front.take<unsigned>(sample_slots(n));
   s.front = front.used();
   {
     arena a(nullptr);
@@ -842,7 +846,7 @@ sizes path_bytes(std::int64_t n) {
   }
   {
     arena a(nullptr);
-    const two_level_plan p = plan_two_level(n, static_cast<double>(bucket_most_keys << max_bucket_bits));
+    const two_level_plan p = plan_two_level(n, static_cast<double>(std::min(n, bucket_most_keys << max_bucket_bits)));
     if (p.use) place_two_level(a, p);
     s.two_level = a.used();
   }
@@ -893,8 +897,8 @@ void count_hash_table(const std::int64_t* in, std::int64_t n, device_table<std::
     if (cfg.expected_distinct > 0) {
       e.distinct = static_cast<double>(cfg.expected_distinct);
       note = "told " + short_number(e.distinct) + " distinct";
-      front.take<unsigned long long>(sample_slots);
-      front.take<unsigned>(sample_slots);
+      front.take<unsigned long long>(sample_slots(n));
+      front.take<unsigned>(sample_slots(n));
     } else {
       e = estimate_distinct(in, n, state, front);
       note = "est. " + short_number(e.distinct) + " distinct";
@@ -903,8 +907,8 @@ void count_hash_table(const std::int64_t* in, std::int64_t n, device_table<std::
     expected = std::min(e.distinct, static_cast<double>(n));
     planned = std::min(e.distinct * plan_margin, static_cast<double>(n));
   } else {
-    front.take<unsigned long long>(sample_slots);
-    front.take<unsigned>(sample_slots);
+    front.take<unsigned long long>(sample_slots(n));
+    front.take<unsigned>(sample_slots(n));
   }
   const shared_shape shape = shared_tables_shape();
   if (forced == path::automatic) {
@@ -937,7 +941,7 @@ void count_hash_table(const std::int64_t* in, std::int64_t n, device_table<std::
     }
   } else if (chosen == path::two_level) {
     two_level_plan p = plan_two_level(n, expected);
-    if (!p.use) p = plan_two_level(n, static_cast<double>(bucket_most_keys << max_bucket_bits));  // forced
+    if (!p.use) p = plan_two_level(n, static_cast<double>(std::min(n, bucket_most_keys << max_bucket_bits)));  // forced
     if (p.use) {
       const two_level_layout l = place_two_level(a, p);
       st = run_two_level(in, n, l, p, state, clock);
