@@ -3,32 +3,29 @@
 //
 // The library way to count int64 keys is to sort all N of them (radix sort: 8 passes over the
 // data) and run-length encode the runs (the baseline, CUB). A hash table needs one pass over
-// the items, but each item pays a random atomic; which wins depends on D, the number of
-// DISTINCT keys. The stage has four paths (cfg.variant forces one; 0 chooses):
-//   1. shared tables (D up to ~50 thousand): every block counts its share of the items in a
+// the items, but each item pays an atomic add on a table of D slots (D: the number of
+// DISTINCT keys); where that table lives decides the cost. Four paths (cfg.variant forces
+// one; 0 chooses):
+//   1. shared tables (D up to ~6 thousand): every block counts its share of the items in a
 //      hash table in its own SHARED memory (PMPP §9.4's privatisation, as stage 6 does for
-//      256 bins) and adds its table into one global table at the end. Where D is larger than
-//      one block's table holds, the keys are split by hash into P partitions and P blocks
-//      read the same tiles (one from DRAM, the others from L2), each keeping its partition's
-//      keys. The items are read once, the atomics stay on the SM;
-//   2. two-level (D up to ~2 million): bucket_scatter writes every key's hash to one of up to
-//      1024 buckets (a counting-sort pass, PMPP ch. 13), then one block per bucket counts it in
-//      a shared-memory table: the keys move three times, at near bandwidth;
-//   3. sort (D large): the sort chapter's onesweep radix sort of all keys, then run-length
-//      encoding (distinct_table.hpp): no table can help when almost every key is new;
-//   4. one global table (the exercise's design, for comparison): one pass, one random atomic
-//      per item in a table that stays in L2.
-// Hot keys: the shared-memory tables add a block's keys on its SM (a hot key never costs a
-// global atomic per item); the global table's lanes with one key add once (__match_any_sync;
-// add_keys says what was measured).
+//      256 bins) and adds its table into one global table at the end;
+//   2. two-level (D up to ~4.7 million): bucket_scatter writes every key's hash to one of up
+//      to 1024 buckets (a counting-sort pass, PMPP ch. 13), then one block per bucket counts
+//      it in a shared-memory table: the keys move three times, at near bandwidth;
+//   3. sort (D larger): the sort chapter's onesweep radix sort of all keys, then run-length
+//      encoding (distinct_table.hpp): no table helps when almost every key is new;
+//   4. one global table (D up to ~2^16; the exercise's design): one pass, one L2 atomic per
+//      warp's key, in a table that stays in L2.
 // The hash paths end by sorting only the DISTINCT (key, count) pairs (distinct_table.hpp).
+// Hot keys: see add_keys.
 //
-// The choice (cfg.variant 0): a stratified sample of 2^16 items (hash_sample.hpp) is counted in
-// a small global table; the keys it saw once and twice give Chao's estimate of D. Paths 1 and
-// 2 size their tables from the estimate too (cfg.expected_distinct replaces it). An estimate
+// The choice (cfg.variant 0): a stratified sample of 2^16 items (hash_sample.hpp) is counted
+// in a small global table; the keys it saw once and twice give the estimate of D. The paths
+// size their tables from the estimate too (cfg.expected_distinct replaces it). An estimate
 // can be wrong: a table that fills sets a flag, and the stage counts again by sorting, from
-// the start: a wrong estimate costs time, never a count. The host reads back one small record
-// after the sample and one after the hash count (how many distinct keys, did a table fill).
+// the start: a wrong estimate costs time, never a count. The host reads back one small
+// record after the sample and one after the hash count (how many distinct keys, did a table
+// fill).
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
