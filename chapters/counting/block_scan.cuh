@@ -1,7 +1,7 @@
 // Exclusive scan of one unsigned value per thread across a block of THREADS threads (a
 // multiple of 32, at most 1024): shuffles within each warp, then warp 0 scans the warps'
-// sums. Every thread of the block must call it (it has barriers). Used by the radix sort of
-// the distinct keys (sort_pairs.cu) and by stage 7's bucket scatter.
+// sums. Every thread of the block must call it (it has barriers). Used by stage 7's bucket
+// scatter.
 #pragma once
 
 #include "wb/kernel.hpp"

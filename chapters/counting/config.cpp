@@ -1,6 +1,7 @@
 // counting::validate and the comparison count of the article's algorithm (counting.hpp).
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "counting.hpp"
 #include "wb/check.hpp"
@@ -25,6 +26,17 @@ void validate(const config& cfg) {
     fail("chunk_items must be 1 to 2^31 items (got " + std::to_string(cfg.chunk_items) + ")");
   if (cfg.streams < 1 || cfg.streams > 16)
     fail("streams must be 1 to 16 (got " + std::to_string(cfg.streams) + ")");
+}
+
+namespace {
+std::string last_stage_note;  // the executables and checks run one stage at a time
+}
+
+void set_stage_note(std::string note) { last_stage_note = std::move(note); }
+std::string take_stage_note() {
+  std::string note = std::move(last_stage_note);
+  last_stage_note.clear();
+  return note;
 }
 
 int multiprocessor_count() {

@@ -83,8 +83,8 @@ struct config {
   int block = 256;                         // threads per block (stages 3, 4, 5)
   int blocks_per_sm = 0;                   // stage 6: resident blocks per SM; 0 = as many as fit
   int blocks = 0;                          // stage 6: grid size; 0 = one full wave (persistent)
-  int variant = 0;                         // stage 6: counter layout (see stage6_privatized.cu)
-  std::int64_t expected_distinct = 0;      // stage 7: hint for the table size; 0 = unknown (n)
+  int variant = 0;                         // stage 6: counter layout; stage 7: path (see counting_api.hpp)
+  std::int64_t expected_distinct = 0;      // stage 7: distinct keys to plan for instead of its own estimate; 0: estimate
   std::int64_t dp_chunk = 4096;            // stage 4: items per chunk (one parent block each)
   std::int64_t chunk_items = std::int64_t{1} << 24;  // stage 8: items per transfer
   int streams = 4;                         // stage 8: copy/count streams
@@ -92,6 +92,11 @@ struct config {
 
 // Throws std::invalid_argument naming the knob when cfg is out of range.
 void validate(const config& cfg);
+
+// A stage that chooses its own path (stage 7) leaves a word about its choice here; the
+// executable prints it in the stage's note column. take_stage_note() returns it and clears it.
+void set_stage_note(std::string note);
+std::string take_stage_note();
 
 // Thrown by a stage that cannot run on this backend or at this size; the executable prints
 // the message in the stage's row instead of a time, the checks skip it.

@@ -81,13 +81,14 @@ void histogram_privatized(const std::int8_t* in, std::int64_t n, device_table<st
 void histogram_privatized_accumulate(const std::int8_t* in, std::int64_t n, std::uint64_t* bins,
                                      const config& cfg = {}, cudaStream_t stream = 0);
 
-// ---- Stage 7: wide keys (int64): a GPU hash table ------------------------------------------
-// Open addressing, one atomicCAS to claim a slot for a new key and one atomicAdd per item on
-// its count; then the occupied slots are compacted and only the distinct keys sorted. The
-// solution's default first partitions the keys into buckets by hash, so that every bucket's
-// table fits in shared memory (cfg.variant 0: the two-level count; 1-4: one global table,
-// which is what the exercise builds). The library path (CUB radix sort + run-length encode)
-// is the baseline in chapters/counting.
+// ---- Stage 7: wide keys (int64): hash tables where keys repeat, a sort where they do not -----
+// Open addressing, one atomicCAS to claim a slot for a new key and one atomicAdd on its count;
+// then the occupied slots are compacted and only the distinct keys sorted. cfg.variant: 0 the
+// solution chooses from a sample's estimate of the distinct keys (and names its choice with
+// set_stage_note); 1 shared-memory tables per block; 2 two-level (buckets, then a shared table
+// per bucket); 3 sort + run-length encode; 4 one global table, which is what the exercise
+// builds. The library path (CUB radix sort + run-length encode) is the baseline in
+// chapters/counting.
 std::size_t count_hash_table_workspace_bytes(std::int64_t n, const config& cfg = {});
 void count_hash_table(const std::int64_t* in, std::int64_t n, device_table<std::int64_t> out, workspace ws,
                       const config& cfg = {});

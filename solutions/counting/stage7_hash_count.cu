@@ -1,41 +1,33 @@
-// Stage 7: wide keys (int64) on the GPU: a hash table instead of a sort of every item.
+// Stage 7: wide keys (int64) on the GPU: count by hashing where keys repeat, by sorting where
+// they do not, and let a sample of the input choose.
 //
-// The library way to count int64 keys is to sort all N of them (CUB radix sort: 8 passes over
-// the data) and run-length encode the runs (the baseline). But only the DISTINCT keys need to
-// be in order. The ONE-LEVEL count (cfg.variants 1-4):
-//   1. insert: every item finds or claims its key's slot in a global hash table with room for
-//      the expected number of distinct keys (hash_table.cuh), and adds one to the slot's
-//      count: one pass over the items, one random global atomic each;
-//   2. compact: the occupied slots are packed into (key, count) arrays;
-//   3. sort only those pairs by key (sort_pairs.hpp), skipping the key bytes where all keys
-//      agree, and write the table.
-// Variants: 1 one atomic per item, table 3/4 full; 2 warp-aggregated, 3/4 full; 3
-// warp-aggregated, half full; 4 one atomic per item, half full. Measured on an H100 (README,
-// "Measurements"), the insert of 2^26 keys takes ~1.6 ms whether the table holds 2^12 or 2^20 keys
-// (86% L2 hits, 0.7 GB from DRAM: not memory-bound): ~45 G random global atomics a second is
-// the ceiling of this design, 2.3x CUB at best.
-// The TWO-LEVEL count (cfg.variant 0, the default) does the same twice, so that almost every
-// atomic is in shared memory (PMPP §9.4's privatization, made possible by a partition first):
-//   1a. bucket_scatter: hash every key once, h = mix(u) (a bijection, so the hash stands for
-//       the key), and write h to bucket b = the top bits of h (a counting-sort pass, PMPP ch.
-//       13, staged through shared memory so the writes are runs of neighbours). A bucket has
-//       a fixed run of places, its fair share plus 1/8, so no count pass has to come first;
-//       the keys past a full bucket (a hot key) spill into a one-level table;
-//   1b. bucket_table: one block per bucket counts its keys in a hash table in shared memory
-//       and appends its (key, count) pairs; the spill table's pairs are appended after them;
-//   3.  sort the pairs as above and write the table, adding up a key's two pairs (its
-//       bucket's and the spill table's) where keys spilled.
-// It moves the keys three times (read; write; read) instead of once, at near bandwidth,
-// instead of one random global atomic per key: 1.37-1.48 ms against the one-level 1.99 ms at
-// 2^26 keys, 2^20 distinct (H100). With more expected distinct keys than 1024
-// buckets hold (all keys distinct), or N >= 2^32, variant 0 counts with the one-level table
-// (half full, warp-aggregated, as variant 3).
-// The tables' sizes come from cfg.expected_distinct (like reserve() on a std::unordered_map).
-// If more distinct keys turn up than fit, the count reports it and the stage starts again
-// with a one-level table big enough for N distinct keys: a wrong hint costs time, never a
-// wrong count. Between steps 2 and 3 the host reads back a few numbers (distinct keys, the
-// side count of INT64_MAX, the overflow flag, the OR and AND of the keys, the keys that
-// spilled) to size the sort.
+// The library way to count int64 keys is to sort all N of them (radix sort: 8 passes over the
+// data) and run-length encode the runs (the baseline, CUB). A hash table needs one pass over
+// the items, but each item pays an atomic add on a table of D slots (D: the number of
+// DISTINCT keys); where that table lives decides the cost. Four paths (cfg.variant forces
+// one; 0 chooses):
+//   1. shared tables (D up to ~6 thousand): every block counts its share of the items in a
+//      hash table in its own SHARED memory (PMPP §9.4's privatisation, as stage 6 does for
+//      256 bins) and adds its table into one global table at the end;
+//   2. two-level (D up to ~4.7 million): bucket_scatter writes every key's hash to one of up
+//      to 1024 buckets (a counting-sort pass, PMPP ch. 13), then one block per bucket counts
+//      it in a shared-memory table: the keys move three times, at near bandwidth;
+//   3. sort (D larger): the sort chapter's onesweep radix sort of all keys, then run-length
+//      encoding (distinct_table.hpp): no table helps when almost every key is new;
+//   4. one global table (D up to ~2^16; the exercise's design): one pass, one L2 atomic per
+//      warp's key, in a table that stays in L2.
+// The hash paths end by sorting only the DISTINCT (key, count) pairs (distinct_table.hpp).
+// Hot keys: see add_keys.
+//
+// The choice (cfg.variant 0): a stratified sample of 2^16 items (hash_sample.hpp) is counted
+// in a small global table; the keys it saw once and twice give the estimate of D. The paths
+// size their tables from the estimate too (cfg.expected_distinct replaces it). An estimate
+// can be wrong: a table that fills sets a flag, and the stage counts again by sorting, from
+// the start: a wrong estimate costs time, never a count. The host reads back one small
+// record after the sample and one after the hash count (how many distinct keys, did a table
+// fill).
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <stdexcept>
@@ -45,9 +37,9 @@
 
 #include "block_scan.cuh"
 #include "counting.hpp"
+#include "distinct_table.hpp"
+#include "hash_sample.hpp"
 #include "hash_table.cuh"
-#include "sort_pairs.hpp"
-#include "wb/device_buffer.hpp"
 #include "wb/kernel.hpp"
 
 namespace counting::WB_TRACK {
@@ -57,19 +49,28 @@ namespace {
 namespace ht = hash_table;
 
 struct table_state {
-  unsigned long long distinct;        // occupied slots, counted by compact
+  unsigned long long distinct;        // pairs written by compact / the bucket tables
   unsigned long long sentinel_count;  // items equal to INT64_MAX (see hash_table.cuh)
-  unsigned long long overflow;        // set by insert when the table was full
-  unsigned long long key_or;          // OR and AND of the flipped keys in the table:
-  unsigned long long key_and;         // the bits where they differ are the ones to sort by
+  unsigned long long overflow;        // set when a table was full: count again by sorting
   unsigned long long spilled;         // two-level: items past their bucket's capacity
+  unsigned long long sample_seen;     // the sample: distinct keys in it,
+  unsigned long long sample_once;     // those seen once,
+  unsigned long long sample_twice;    // and twice
 };
+
+enum class path : int { automatic = 0, shared_tables = 1, two_level = 2, sort = 3, global_table = 4 };
 
 constexpr int block = 256;
 
+unsigned grid_for(std::int64_t work) {
+  const std::int64_t fill = static_cast<std::int64_t>(counting::multiprocessor_count()) * (2048 / block);
+  const std::int64_t needed = wb::ceil_div(work > 0 ? work : 1, block);
+  return static_cast<unsigned>(needed < fill ? needed : fill);
+}
+
 template <class Count>
 __global__ void clear_table_kernel(ht::table_view<Count> t, table_state* state) {
-  if (wb::global_thread_index() == 0) *state = table_state{0, 0, 0, 0, ~0ull, 0};
+  if (wb::global_thread_index() == 0) *state = table_state{};
   for (std::int64_t i = wb::global_thread_index(); i < static_cast<std::int64_t>(t.capacity);
        i += wb::grid_thread_count()) {
     t.keys[i] = ht::empty_key;
@@ -77,31 +78,160 @@ __global__ void clear_table_kernel(ht::table_view<Count> t, table_state* state) 
   }
 }
 
-// One pass over the items. The input is read with evict-first loads (__ldcs): it is read once,
-// and must not push the table out of the L2 cache. The threads of a warp whose items have the
-// same key first agree on one of them (__match_any_sync) to add them all at once: on skewed
-// input (zipf-like, one hot key) that turns up to 32 atomics on one count into one. The loop
-// runs the same number of rounds in every lane (lanes past the end take part, then drop out
-// of the match), because the match needs the whole warp. With `aggregate` off (cfg.variant 1,
-// for comparison) every item does its own atomic.
-template <bool aggregate, class Count>
-__global__ void insert_kernel(const std::int64_t* in, std::int64_t n, ht::table_view<Count> t, table_state* state) {
+// ---- The sample -----------------------------------------------------------------------------
+__global__ void sample_insert_kernel(const std::int64_t* in, std::int64_t n, ht::table_view<unsigned> t) {
+  const std::int64_t samples = sample::sample_size(n);
+  for (std::int64_t i = wb::global_thread_index(); i < samples; i += wb::grid_thread_count()) {
+    const unsigned long long u = ht::flip(in[sample::position(i, n)]);
+    if (u != ht::empty_key) ht::insert(t, u, 1u);  // INT64_MAX: one key more or less, no matter
+  }
+}
+
+// Frequencies of frequencies: how many keys the sample saw at all, once, twice.
+__global__ void sample_frequencies_kernel(ht::table_view<unsigned> t, table_state* state) {
+  unsigned long long seen = 0, once = 0, twice = 0;
+  for (std::int64_t i = wb::global_thread_index(); i < static_cast<std::int64_t>(t.capacity);
+       i += wb::grid_thread_count()) {
+    if (t.keys[i] == ht::empty_key) continue;
+    ++seen;
+    once += t.counts[i] == 1u ? 1 : 0;
+    twice += t.counts[i] == 2u ? 1 : 0;
+  }
+  for (int d = 16; d > 0; d >>= 1) {
+    seen += __shfl_xor_sync(0xffffffffu, seen, d);
+    once += __shfl_xor_sync(0xffffffffu, once, d);
+    twice += __shfl_xor_sync(0xffffffffu, twice, d);
+  }
+  if ((threadIdx.x & 31) == 0 && seen > 0) {
+    atomicAdd(&state->sample_seen, seen);
+    atomicAdd(&state->sample_once, once);
+    atomicAdd(&state->sample_twice, twice);
+  }
+}
+
+// ---- Adding a warp's keys, hot keys combined first -------------------------------------------
+// How a thread's `items` keys (hashes or flipped keys; bit k of `valid`: key k is one) reach
+// `add(key, count)` (`aggregate`):
+//   0  one add per key. In shared memory this is the fastest here, hot keys included: the
+//      table is per block, so a hot key costs shared-memory adds on its SM (the block's
+//      table is the pre-aggregation), and lanes adding to one shared address were measured
+//      no slower than lanes adding to different ones;
+//   1  the lanes of a warp with the same key find each other (__match_any_sync, 64-bit) and
+//      the lowest adds for all: for the global table, where 32 lanes adding to one L2 address
+//      wait for each other (3.2x faster on zipf-like keys, measured);
+//   2  the same on the low 32 bits (cheaper), then each lane checks its whole key against its
+//      group's leader's, and the rare lane whose low word alone matched adds on its own.
+// Every lane of the warp must call it (1 and 2 use warp-wide votes).
+template <int aggregate, int items, class Add>
+__device__ __forceinline__ void add_keys(const unsigned long long (&key)[items], unsigned valid, const Add& add) {
   const int lane = static_cast<int>(threadIdx.x) & 31;
   const unsigned lanes_below = (1u << lane) - 1u;
-  const std::int64_t stride = wb::grid_thread_count();
-  for (std::int64_t base = wb::global_thread_index() - lane; base < n; base += stride) {
-    const std::int64_t i = base + lane;
-    const bool valid = i < n;
-    const unsigned long long u = valid ? ht::flip(__ldcs(reinterpret_cast<const long long*>(in) + i)) : 0;
-    const unsigned valid_lanes = __ballot_sync(0xffffffffu, valid);
-    const unsigned peers = aggregate ? __match_any_sync(0xffffffffu, u) & valid_lanes : (valid ? 1u << lane : 0u);
-    if (!valid || (peers & lanes_below) != 0) continue;  // the lowest lane of each key adds for all
-    const auto count = static_cast<unsigned>(__popc(peers));
+#pragma unroll
+  for (int k = 0; k < items; ++k) {
+    const bool mine = (valid >> k) & 1u;
+    if constexpr (aggregate == 0) {
+      if (mine) add(key[k], 1u);
+    } else if constexpr (aggregate == 1) {
+      const unsigned peers = __match_any_sync(0xffffffffu, key[k]) & __ballot_sync(0xffffffffu, mine);
+      if (mine && (peers & lanes_below) == 0) add(key[k], static_cast<unsigned>(__popc(peers)));
+    } else {
+      const unsigned peers =
+          __match_any_sync(0xffffffffu, static_cast<unsigned>(key[k])) & __ballot_sync(0xffffffffu, mine);
+      const int leader = mine ? __ffs(static_cast<int>(peers)) - 1 : lane;
+      const bool same = __shfl_sync(0xffffffffu, key[k], leader) == key[k];
+      const unsigned strangers = __ballot_sync(0xffffffffu, mine && !same);
+      if (mine && !same) {
+        add(key[k], 1u);
+      } else if (mine && lane == leader) {
+        add(key[k], static_cast<unsigned>(__popc(peers & ~strangers)));
+      }
+    }
+  }
+}
+
+// ---- Shared tables (path 1) -------------------------------------------------------------------
+// Every block counts its tiles' keys in its own table in shared memory (per-block
+// pre-aggregation: a hot key costs shared-memory adds on its SM, never a global atomic per
+// item), then adds the table into one global table. Per tile, every thread loads its 8 keys
+// first (8 loads in flight), then adds them. When the table is full (more keys than the
+// estimate promised) the block stops, and the host counts again by sorting.
+constexpr int tile_items = 8;
+
+template <int slots, int threads, int aggregate>
+__global__ void __launch_bounds__(threads)
+    shared_tables_kernel(const std::int64_t* in, std::int64_t n, ht::table_view<unsigned> merged, table_state* state) {
+  constexpr unsigned max_keys = slots / 4 * 3;
+  constexpr int tile = threads * tile_items;
+  unsigned long long* keys = wb::dynamic_shared<unsigned long long>();
+  auto* counts = reinterpret_cast<unsigned*>(keys + slots);
+  __shared__ unsigned used;
+  __shared__ int overflow;
+  __shared__ unsigned long long sentinel;
+  ht::shared_clear_hashed<slots>(keys, counts);
+  if (threadIdx.x == 0) {
+    used = 0;
+    overflow = 0;
+    sentinel = 0;
+  }
+  __syncthreads();
+  auto add = [&](unsigned long long h, unsigned count) {
+    if (h == ht::hashed_empty_key) {
+      atomicAdd(&sentinel, static_cast<unsigned long long>(count));
+    } else if (!ht::shared_add_hashed<slots>(keys, counts, &used, max_keys, h, count)) {
+      atomicExch(&overflow, 1);
+    }
+  };
+  for (std::int64_t base = static_cast<std::int64_t>(blockIdx.x) * tile; base < n;
+       base += static_cast<std::int64_t>(gridDim.x) * tile) {
+    unsigned long long h[tile_items];
+    unsigned valid = 0;
+#pragma unroll
+    for (int k = 0; k < tile_items; ++k) {
+      const std::int64_t j = base + k * threads + static_cast<int>(threadIdx.x);
+      h[k] = j < n ? ht::mix(ht::flip(__ldcs(reinterpret_cast<const long long*>(in) + j))) : 0;
+      if (j < n) valid |= 1u << k;
+    }
+    add_keys<aggregate>(h, valid, add);
+    if (__syncthreads_or(*static_cast<volatile int*>(&overflow)) != 0) break;
+  }
+  __syncthreads();
+  if (overflow != 0) {
+    if (threadIdx.x == 0) state->overflow = 1;
+    return;
+  }
+  // The block's table into the global one: a few thousand atomics per block, not one per item.
+  for (int s = static_cast<int>(threadIdx.x); s < slots; s += threads) {
+    const unsigned long long h = keys[s];
+    if (h != ht::hashed_empty_key && !ht::insert(merged, ht::unmix(h), counts[s])) state->overflow = 1;
+  }
+  if (threadIdx.x == 0 && sentinel > 0) atomicAdd(&state->sentinel_count, sentinel);
+}
+
+// ---- One global table (path 4; the merge target of path 1) ------------------------------------
+// One pass over the items, one global atomic per key a thread adds, in a table that stays in
+// L2. The input is read with evict-first loads (__ldcs): it is read once and must not push
+// the table out of L2.
+template <int aggregate, class Count>
+__global__ void insert_kernel(const std::int64_t* in, std::int64_t n, ht::table_view<Count> t, table_state* state) {
+  const std::int64_t tile = static_cast<std::int64_t>(blockDim.x) * tile_items;
+  auto add = [&](unsigned long long u, unsigned count) {
     if (u == ht::empty_key) {
       atomicAdd(&state->sentinel_count, static_cast<unsigned long long>(count));
     } else if (!ht::insert(t, u, static_cast<Count>(count))) {
       state->overflow = 1;
     }
+  };
+  for (std::int64_t base = static_cast<std::int64_t>(blockIdx.x) * tile; base < n;
+       base += static_cast<std::int64_t>(gridDim.x) * tile) {
+    unsigned long long u[tile_items];
+    unsigned valid = 0;
+#pragma unroll
+    for (int k = 0; k < tile_items; ++k) {
+      const std::int64_t j = base + k * static_cast<std::int64_t>(blockDim.x) + threadIdx.x;
+      u[k] = j < n ? ht::flip(__ldcs(reinterpret_cast<const long long*>(in) + j)) : 0;
+      if (j < n) valid |= 1u << k;
+    }
+    add_keys<aggregate>(u, valid, add);
   }
 }
 
@@ -115,17 +245,12 @@ __global__ void compact_kernel(ht::table_view<Count> t, unsigned long long* keys
   __shared__ unsigned long long block_base;
   const int lane = static_cast<int>(threadIdx.x) & 31;
   const int warp = static_cast<int>(threadIdx.x) >> 5;
-  unsigned long long key_or = 0, key_and = ~0ull;
   const auto capacity = static_cast<std::int64_t>(t.capacity);
   const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * block;
   for (std::int64_t base = static_cast<std::int64_t>(blockIdx.x) * block; base < capacity; base += stride) {
     const std::int64_t i = base + threadIdx.x;
     const unsigned long long key = i < capacity ? t.keys[i] : ht::empty_key;
     const bool occupied = key != ht::empty_key;
-    if (occupied) {
-      key_or |= key;
-      key_and &= key;
-    }
     const unsigned ballot = __ballot_sync(0xffffffffu, occupied);
     if (lane == 0) warp_counts[warp] = static_cast<unsigned>(__popc(ballot));
     __syncthreads();
@@ -143,52 +268,23 @@ __global__ void compact_kernel(ht::table_view<Count> t, unsigned long long* keys
     }
     __syncthreads();  // warp_counts and block_base are reused next round
   }
-  // One OR and one AND per warp.
-  for (int d = 16; d > 0; d >>= 1) {
-    key_or |= __shfl_xor_sync(0xffffffffu, key_or, d);
-    key_and &= __shfl_xor_sync(0xffffffffu, key_and, d);
-  }
-  if (lane == 0) {
-    atomicOr(&state->key_or, key_or);
-    atomicAnd(&state->key_and, key_and);
-  }
 }
 
-// The table's size, once `size` entries are written: INT64_MAX (counted on the side), the
-// largest key, goes last.
-__device__ void finish_table(device_table<std::int64_t> out, std::int64_t size, unsigned long long sentinel_count) {
-  if (sentinel_count > 0) {
-    out.values[size] = ht::unflip(ht::empty_key);
-    out.counts[size] = sentinel_count;
-    ++size;
-  }
-  *out.size = size;
-}
-
-__global__ void write_table_kernel(const unsigned long long* keys, const unsigned long long* counts,
-                                   std::int64_t distinct, unsigned long long sentinel_count,
-                                   device_table<std::int64_t> out) {
-  for (std::int64_t i = wb::global_thread_index(); i < distinct; i += wb::grid_thread_count()) {
-    out.values[i] = ht::unflip(keys[i]);
-    out.counts[i] = counts[i];
-  }
-  if (wb::global_thread_index() == 0) finish_table(out, distinct, sentinel_count);
-}
-
-
-// ---- The two-level count (variant 0) -----------------------------------------------------------
+// ---- The two-level count (path 2) -------------------------------------------------------------
 // Every key is hashed once, h = mix(u) (a bijection: the hash stands for the key), and from
 // then on the count works on hashes. Bucket b = the top bucket_bits of h owns a fixed run of
 // `capacity` places in `bucketed`: its fair share of the items plus 1/8, so no count pass
-// is needed to place the buckets. What does not fit (a hot key's bucket) spills into the
-// one-level global table of variants 1-4, whose pairs join the buckets' before the sort.
+// is needed to place the buckets. What does not fit (a hot key's bucket) spills into a
+// global table, whose pairs join the buckets' before the sort.
 constexpr int scatter_threads = 512;
 constexpr int scatter_items = 16;                                  // keys a thread, per tile
 constexpr int scatter_tile = scatter_threads * scatter_items;      // 8192 keys: 64 KB staged
 constexpr int max_bucket_bits = 10;                                // at most 1024 buckets
 constexpr int bucket_slots = 8192;                                 // 64 KB of keys, 32 KB of counts
 constexpr unsigned bucket_max_keys = bucket_slots * 3 / 4;         // more distinct keys: overflow
-constexpr std::int64_t bucket_planned_keys = bucket_slots / 4;     // buckets are planned 1/4 full
+constexpr std::int64_t bucket_planned_keys = bucket_slots * 9 / 16;  // buckets are planned and used up to 9/16
+constexpr std::int64_t bucket_most_keys = bucket_slots * 9 / 16;     // full (3/4 of their limit)
+constexpr std::int64_t min_spill_keys = std::int64_t{1} << 19;       // the spill table holds N/16 keys, up to 2^19
 constexpr int table_threads = 512;
 
 // 1a. Per tile of 8192 keys: hash each key and count the tile's keys per bucket (shared
@@ -202,6 +298,9 @@ constexpr int table_threads = 512;
 // straight into the global spill table when the small one is full.
 template <class Count>
 __device__ void spill_one(ht::table_view<Count> spill, unsigned long long h, unsigned count, table_state* state) {
+  // A full spill table would make every later spill probe all its slots: once it has
+  // overflowed, the sort counts everything again and the spills need not be kept.
+  if (*static_cast<volatile unsigned long long*>(&state->overflow) != 0) return;
   const unsigned long long u = ht::unmix(h);
   if (u == ht::empty_key) {
     atomicAdd(&state->sentinel_count, static_cast<unsigned long long>(count));
@@ -321,9 +420,9 @@ __global__ void __launch_bounds__(scatter_threads, 2)
 // 1b. Block b counts bucket b's keys (the first `capacity`; the rest spilled) in a hash table
 // in shared memory and appends its (key, count) pairs to keys/counts (one global atomicAdd
 // reserves the block's places; the order is the sort's business). Neighbouring threads read
-// neighbouring keys, each thread two rounds ahead of its insert, so that enough loads are in
-// flight. A bucket that spilled holds a hot key: there the lanes of a warp with equal keys
-// add together (__match_any_sync), as in insert_kernel, instead of 32 atomics on one counter.
+// neighbouring keys, 8 loads in flight per thread (add_keys: one add per key, in shared
+// memory, hot keys included).
+template <int aggregate>
 __global__ void __launch_bounds__(table_threads)
     bucket_table_kernel(const unsigned long long* bucketed, std::int64_t capacity, const unsigned long long* fill,
                         unsigned long long* keys, unsigned long long* counts, table_state* state) {
@@ -331,7 +430,7 @@ __global__ void __launch_bounds__(table_threads)
   auto* table_counts = reinterpret_cast<unsigned*>(table_keys + bucket_slots);
   __shared__ unsigned used, written;
   __shared__ int overflow;
-  __shared__ unsigned long long sentinel, key_or, key_and, base;
+  __shared__ unsigned long long sentinel, base;
   const int lane = static_cast<int>(threadIdx.x) & 31;
   const unsigned lanes_below = (1u << lane) - 1u;
   ht::shared_clear_hashed<bucket_slots>(table_keys, table_counts);
@@ -340,15 +439,11 @@ __global__ void __launch_bounds__(table_threads)
     written = 0;
     overflow = 0;
     sentinel = 0;
-    key_or = 0;
-    key_and = ~0ull;
   }
   __syncthreads();
   const auto sent = static_cast<std::int64_t>(fill[blockIdx.x]);
-  const bool hot = sent > capacity;  // the same in the whole block
-  const std::int64_t items = hot ? capacity : sent;
+  const std::int64_t items = sent > capacity ? capacity : sent;  // the rest spilled
   const unsigned long long* bucket = bucketed + static_cast<std::int64_t>(blockIdx.x) * capacity;
-  auto load = [&](std::int64_t i) { return i < items ? bucket[i] : ht::hashed_empty_key; };
   auto add = [&](unsigned long long h, unsigned count) {
     if (h == ht::hashed_empty_key) {
       atomicAdd(&sentinel, static_cast<unsigned long long>(count));
@@ -357,23 +452,20 @@ __global__ void __launch_bounds__(table_threads)
         atomicExch(&overflow, 1);
     }
   };
-  // Every thread runs the same rounds (the match needs whole warps); i = round + thread.
-  std::int64_t i = threadIdx.x;
-  unsigned long long ahead1 = load(i), ahead2 = load(i + table_threads);
-  for (; i - static_cast<std::int64_t>(threadIdx.x) < items; i += table_threads) {
-    const unsigned long long h = ahead1;
-    ahead1 = ahead2;
-    ahead2 = load(i + 2 * table_threads);
-    // Another thread's overflow ends the count (everything is counted again with a global
-    // table); without this a full table would make every later insert probe all its slots.
-    if (__any_sync(0xffffffffu, *static_cast<volatile int*>(&overflow) != 0)) break;
-    const bool valid = i < items;
-    if (!hot) {
-      if (valid) add(h, 1u);
-      continue;
+  constexpr int tile = table_threads * tile_items;
+  for (std::int64_t start = 0; start < items; start += tile) {
+    unsigned long long h[tile_items];
+    unsigned valid = 0;
+#pragma unroll
+    for (int k = 0; k < tile_items; ++k) {
+      const std::int64_t j = start + k * table_threads + static_cast<int>(threadIdx.x);
+      h[k] = j < items ? bucket[j] : 0;
+      if (j < items) valid |= 1u << k;
     }
-    const unsigned peers = __match_any_sync(0xffffffffu, h) & __ballot_sync(0xffffffffu, valid);
-    if (valid && (peers & lanes_below) == 0) add(h, static_cast<unsigned>(__popc(peers)));
+    add_keys<aggregate>(h, valid, add);
+    // Another thread's overflow ends the count (the sort counts again); without this a full
+    // table would make every later insert probe all its slots.
+    if (__syncthreads_or(*static_cast<volatile int*>(&overflow)) != 0) break;
   }
   __syncthreads();
   if (overflow != 0) {
@@ -385,7 +477,6 @@ __global__ void __launch_bounds__(table_threads)
     base = used > 0 ? atomicAdd(&state->distinct, static_cast<unsigned long long>(used)) : 0;
   }
   __syncthreads();
-  unsigned long long my_or = 0, my_and = ~0ull;
   for (int s0 = 0; s0 < bucket_slots; s0 += table_threads) {
     const int s = s0 + static_cast<int>(threadIdx.x);
     const unsigned long long h = table_keys[s];
@@ -399,47 +490,7 @@ __global__ void __launch_bounds__(table_threads)
       const unsigned long long at = base + warp_base + static_cast<unsigned>(__popc(ballot & lanes_below));
       keys[at] = u;
       counts[at] = table_counts[s];
-      my_or |= u;
-      my_and &= u;
     }
-  }
-  for (int d = 16; d > 0; d >>= 1) {
-    my_or |= __shfl_xor_sync(0xffffffffu, my_or, d);
-    my_and &= __shfl_xor_sync(0xffffffffu, my_and, d);
-  }
-  if (lane == 0) {
-    atomicOr(&key_or, my_or);
-    atomicAnd(&key_and, my_and);
-  }
-  __syncthreads();
-  if (threadIdx.x == 0 && used > 0) {
-    atomicOr(&state->key_or, key_or);
-    atomicAnd(&state->key_and, key_and);
-  }
-}
-
-// After the sort, a key that spilled can be in two pairs (its bucket's and the spill
-// table's), side by side. heads[i] = 1 where a run of equal keys starts; their exclusive scan
-// is then each run's place in the table.
-__global__ void run_heads_kernel(const unsigned long long* keys, std::int64_t count, unsigned* heads) {
-  for (std::int64_t i = wb::global_thread_index(); i < count; i += wb::grid_thread_count())
-    heads[i] = i == 0 || keys[i] != keys[i - 1] ? 1u : 0u;
-}
-
-// The table from sorted pairs (count > 0) whose runs of equal keys are added up; `places` is
-// the scan of heads.
-__global__ void write_runs_kernel(const unsigned long long* keys, const unsigned long long* counts,
-                                  std::int64_t count, const unsigned* places, unsigned long long sentinel_count,
-                                  device_table<std::int64_t> out) {
-  for (std::int64_t i = wb::global_thread_index(); i < count; i += wb::grid_thread_count()) {
-    const bool head = i == 0 || keys[i] != keys[i - 1];
-    if (head) {
-      unsigned long long total = counts[i];
-      for (std::int64_t j = i + 1; j < count && keys[j] == keys[i]; ++j) total += counts[j];
-      out.values[places[i]] = ht::unflip(keys[i]);
-      out.counts[places[i]] = total;
-    }
-    if (i == count - 1) finish_table(out, static_cast<std::int64_t>(places[i]) + (head ? 1 : 0), sentinel_count);
   }
 }
 
@@ -452,61 +503,27 @@ std::int64_t capacity_for(std::int64_t expected, bool half_load = false) {
   return (slots + 31) / 32 * 32;
 }
 
-// The one-level table's capacity for this call: from the hint, but never more than N
-// distinct keys need.
-std::int64_t planned_capacity(std::int64_t n, const config& cfg) {
-  const bool half = cfg.variant == 0 || cfg.variant == 3 || cfg.variant == 4;
-  const std::int64_t most = capacity_for(n, half);
-  const std::int64_t hinted = cfg.expected_distinct > 0 ? capacity_for(cfg.expected_distinct, half) : most;
-  return hinted < most ? hinted : most;
-}
-
 // 32-bit counts are enough unless N itself does not fit in 32 bits.
-bool wide_counts(std::int64_t n) { return n > 0xFFFFFFFFll; }
+constexpr std::int64_t max_narrow_count = 0xFFFFFFFFll;
 
-std::size_t round_up(std::size_t bytes) { return (bytes + 255) / 256 * 256; }
+// Hands out 256-byte aligned pieces of the workspace in order; with a null base it only adds
+// up the bytes (the *_workspace_bytes function).
+class arena {
+ public:
+  explicit arena(void* base) : base_(static_cast<unsigned char*>(base)) {}
+  template <class T>
+  T* take(std::int64_t count) {
+    unsigned char* at = base_ == nullptr ? nullptr : base_ + offset_;
+    offset_ += (static_cast<std::size_t>(count > 0 ? count : 0) * sizeof(T) + 255) / 256 * 256;
+    return reinterpret_cast<T*>(at);
+  }
+  void* rest() const { return base_ == nullptr ? nullptr : base_ + offset_; }
+  std::size_t used() const { return offset_; }
 
-// Where everything lives for a one-level table of `capacity` slots: the state; the table
-// (keys, then counts), whose memory is the sort's second pair buffer once compact has run;
-// the compacted pairs; the sort's scratch.
-struct layout {
-  table_state* state;
-  unsigned long long* table_keys;
-  void* table_counts;
-  std::uint64_t* keys[2];
-  std::uint64_t* values[2];
-  void* sort_scratch;
-  std::size_t bytes;
+ private:
+  unsigned char* base_;
+  std::size_t offset_ = 0;
 };
-
-layout place(void* base, std::int64_t capacity) {
-  auto* p = static_cast<unsigned char*>(base);
-  layout l{};
-  const auto cap = static_cast<std::size_t>(capacity);
-  std::size_t offset = 0;
-  l.state = reinterpret_cast<table_state*>(p + offset);
-  offset += 256;
-  l.table_keys = reinterpret_cast<unsigned long long*>(p + offset);
-  l.keys[1] = reinterpret_cast<std::uint64_t*>(p + offset);
-  offset += cap * sizeof(std::uint64_t);
-  l.table_counts = p + offset;  // 4 or 8 bytes a slot; 8 reserved
-  l.values[1] = reinterpret_cast<std::uint64_t*>(p + offset);
-  offset += cap * sizeof(std::uint64_t);
-  l.keys[0] = reinterpret_cast<std::uint64_t*>(p + offset);
-  offset += cap * sizeof(std::uint64_t);
-  l.values[0] = reinterpret_cast<std::uint64_t*>(p + offset);
-  offset += cap * sizeof(std::uint64_t);
-  l.sort_scratch = p + offset;
-  offset += detail::sort_pairs_scratch_bytes(capacity);
-  l.bytes = offset;
-  return l;
-}
-
-unsigned grid_for(std::int64_t work) {
-  const std::int64_t fill = static_cast<std::int64_t>(counting::multiprocessor_count()) * (2048 / block);
-  const std::int64_t needed = wb::ceil_div(work > 0 ? work : 1, block);
-  return static_cast<unsigned>(needed < fill ? needed : fill);
-}
 
 // Optional phase timing (COUNTING_STAGE7_PHASES=1 in the environment): events between the
 // steps, printed as one line per call. Off, it does nothing.
@@ -518,7 +535,6 @@ class phase_clock {
   ~phase_clock() {
     for (auto& m : marks_) cudaEventDestroy(m.second);
   }
-  bool on() const { return on_; }
   void mark(const char* name) {
     if (!on_) return;
     cudaEvent_t e{};
@@ -526,10 +542,10 @@ class phase_clock {
     WB_CHECK(cudaEventRecord(e, 0));
     marks_.emplace_back(name, e);
   }
-  void print(const char* path) {
+  void print(const std::string& what) {
     if (!on_ || marks_.size() < 2) return;
     WB_CHECK(cudaEventSynchronize(marks_.back().second));
-    std::string line = std::string("stage 7 phases (") + path + "):";
+    std::string line = "stage 7 phases (" + what + "):";
     float total = 0;
     for (std::size_t i = 1; i < marks_.size(); ++i) {
       float ms = 0;
@@ -548,37 +564,167 @@ class phase_clock {
   std::vector<std::pair<const char*, cudaEvent_t>> marks_;
 };
 
-// Steps 1 and 2 on a table of `capacity` slots; returns the state read back from the device.
-template <class Count>
-table_state build_table(const std::int64_t* in, std::int64_t n, const layout& l, std::int64_t capacity,
-                        bool aggregate, phase_clock& clock) {
-  const ht::table_view<Count> t{l.table_keys, static_cast<Count*>(l.table_counts),
-                                static_cast<unsigned long long>(capacity)};
-  wb::launch({grid_for(capacity), block}, clear_table_kernel<Count>, t, l.state);
-  clock.mark("clear");
-  if (n > 0) {
-    wb::launch({grid_for(n), block}, aggregate ? insert_kernel<true, Count> : insert_kernel<false, Count>, in, n, t,
-               l.state);
-  }
-  clock.mark("insert");
-  wb::launch({grid_for(capacity), block}, compact_kernel<Count>, t,
-             reinterpret_cast<unsigned long long*>(l.keys[0]), reinterpret_cast<unsigned long long*>(l.values[0]),
-             l.state);
-  clock.mark("compact");
+table_state read_state(const table_state* state) {
   table_state host{};
-  WB_CHECK(cudaMemcpy(&host, l.state, sizeof host, cudaMemcpyDeviceToHost));
-  clock.mark("readback");
+  WB_CHECK(cudaMemcpy(&host, state, sizeof host, cudaMemcpyDeviceToHost));
   return host;
 }
 
-table_state build(const std::int64_t* in, std::int64_t n, const layout& l, std::int64_t capacity, const config& cfg,
-                  phase_clock& clock) {
-  const bool aggregate = cfg.variant != 1 && cfg.variant != 4;
-  return wide_counts(n) ? build_table<unsigned long long>(in, n, l, capacity, aggregate, clock)
-                        : build_table<unsigned>(in, n, l, capacity, aggregate, clock);
+// ---- The estimate -----------------------------------------------------------------------------
+// The sample's table: half full at most.
+std::int64_t sample_slots(std::int64_t n) { return capacity_for(sample::sample_size(n), true); }
+
+struct estimate_result {
+  double distinct = 0;
+  std::int64_t seen = 0;
+};
+
+estimate_result estimate_distinct(const std::int64_t* in, std::int64_t n, table_state* state, arena& a) {
+  const std::int64_t slots = sample_slots(n);
+  const ht::table_view<unsigned> t{a.take<unsigned long long>(slots), a.take<unsigned>(slots),
+                                   static_cast<unsigned long long>(slots)};
+  wb::launch({grid_for(slots), block}, clear_table_kernel<unsigned>, t, state);
+  wb::launch({grid_for(sample::sample_size(n)), block}, sample_insert_kernel, in, n, t);
+  wb::launch({grid_for(slots), block}, sample_frequencies_kernel, t, state);
+  const table_state st = read_state(state);
+  estimate_result r;
+  r.seen = static_cast<std::int64_t>(st.sample_seen);
+  r.distinct = sample::estimate(n, sample::sample_size(n), static_cast<double>(st.sample_seen),
+                                static_cast<double>(st.sample_once), static_cast<double>(st.sample_twice));
+  return r;
 }
 
-// ---- the two-level plan and its memory ----
+// Tables are planned for twice the estimate: Chao's estimate is a lower bound, low on skewed
+// keys (a zipf-like tail is mostly keys seen once or never).
+constexpr double plan_margin = 2.0;
+
+// The automatic choice: shared tables while twice the estimate fits one block's table; one
+// global table up to this many planned keys (where it beat the two-level count on an H100);
+// the two-level count while it plans the keys in 1024 buckets; else the sort.
+constexpr std::int64_t max_global_table_keys = std::int64_t{1} << 17;
+
+// ---- Path 1's plan and memory ----
+struct shared_shape {
+  int slots;
+  int threads;
+  int aggregate;
+  void (*kernel)(const std::int64_t*, std::int64_t, ht::table_view<unsigned>, table_state*);
+  std::int64_t max_keys() const { return slots / 4 * 3; }
+  std::size_t shared_bytes() const {
+    return static_cast<std::size_t>(slots) * (sizeof(unsigned long long) + sizeof(unsigned));
+  }
+};
+
+template <int slots, int threads>
+shared_shape shape_of(int aggregate) {
+  switch (aggregate) {
+    case 1: return {slots, threads, 1, shared_tables_kernel<slots, threads, 1>};
+    case 2: return {slots, threads, 2, shared_tables_kernel<slots, threads, 2>};
+    default: return {slots, threads, 0, shared_tables_kernel<slots, threads, 0>};
+  }
+}
+
+// How hot keys are combined (add_keys): `fallback` (0 for shared-memory tables, 1 for the
+// global one), unless COUNTING_STAGE7_AGGREGATE says 0, 1 or 2 (for the measurements in the
+// README).
+int aggregate_mode(int fallback) {
+  const char* agg = std::getenv("COUNTING_STAGE7_AGGREGATE");
+  const int mode = agg == nullptr ? fallback : std::atoi(agg);
+  return mode >= 0 && mode <= 2 ? mode : fallback;
+}
+
+// The table a block keeps: 16384 slots in 192 KB, one block of 1024 threads per SM
+// (COUNTING_STAGE7_SHARED=8k: 8192 slots and 512 threads, two blocks per SM, for the
+// measurements in the README).
+shared_shape shared_tables_shape() {
+  const char* size = std::getenv("COUNTING_STAGE7_SHARED");
+  // The cpu backend runs every thread as a fiber: the smaller blocks keep its checks quick.
+  const bool small = (size != nullptr && std::string(size) == "8k") || !wb::backend_is_cuda;
+  return small ? shape_of<8192, 512>(aggregate_mode(0)) : shape_of<16384, 1024>(aggregate_mode(0));
+}
+
+struct table_layout {
+  unsigned long long* table_keys;
+  unsigned* table_counts;
+  unsigned long long* pair_keys;
+  unsigned long long* pair_counts;
+  void* scratch;
+  std::size_t scratch_bytes;
+};
+
+// A global table of `capacity` slots (32-bit counts), its compacted pairs, the sort's scratch.
+table_layout place_table(arena& a, std::int64_t capacity, std::size_t count_bytes = sizeof(unsigned)) {
+  table_layout l{};
+  l.table_keys = a.take<unsigned long long>(capacity);
+  l.table_counts = reinterpret_cast<unsigned*>(a.take<unsigned char>(capacity * static_cast<std::int64_t>(count_bytes)));
+  l.pair_keys = a.take<unsigned long long>(capacity);
+  l.pair_counts = a.take<unsigned long long>(capacity);
+  l.scratch_bytes = detail::distinct_table_scratch_bytes(capacity);
+  l.scratch = a.rest();
+  a.take<unsigned char>(static_cast<std::int64_t>(l.scratch_bytes));
+  return l;
+}
+
+// The global table the blocks' tables are added into: every key a block can hold, half full.
+std::int64_t merged_capacity(const shared_shape& s) { return capacity_for(s.max_keys(), true); }
+
+// Path 1; returns the state read back (overflow set: count again).
+table_state run_shared_tables(const std::int64_t* in, std::int64_t n, const shared_shape& s, const table_layout& l,
+                              std::int64_t capacity, table_state* state, phase_clock& clock) {
+  const ht::table_view<unsigned> merged{l.table_keys, l.table_counts, static_cast<unsigned long long>(capacity)};
+  wb::launch({grid_for(capacity), block}, clear_table_kernel<unsigned>, merged, state);
+  clock.mark("clear");
+  int per_sm = 1;
+#if defined(WB_BACKEND_CUDA)
+  WB_CHECK(cudaFuncSetAttribute(reinterpret_cast<const void*>(s.kernel), cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                static_cast<int>(s.shared_bytes())));
+  WB_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, s.kernel, s.threads, s.shared_bytes()));
+  if (per_sm < 1) per_sm = 1;
+#endif
+  const std::int64_t tile = static_cast<std::int64_t>(s.threads) * tile_items;
+  const std::int64_t resident = static_cast<std::int64_t>(counting::multiprocessor_count()) * per_sm;
+  const std::int64_t blocks = std::min(resident, std::max<std::int64_t>(1, wb::ceil_div(n, tile)));
+  if (n > 0)
+    wb::launch({static_cast<unsigned>(blocks), static_cast<unsigned>(s.threads), s.shared_bytes()}, s.kernel, in, n,
+               merged, state);
+  clock.mark("shared_tables");
+  wb::launch({grid_for(capacity), block}, compact_kernel<unsigned>, merged, l.pair_keys, l.pair_counts, state);
+  clock.mark("compact");
+  const table_state st = read_state(state);
+  clock.mark("readback");
+  return st;
+}
+
+// ---- Path 4: one global table ----
+std::int64_t global_capacity(std::int64_t n, double planned) {
+  const double most = static_cast<double>(std::min<std::int64_t>(n, std::int64_t{1} << 24));
+  return capacity_for(static_cast<std::int64_t>(std::min(planned, most)), true);
+}
+
+template <class Count>
+table_state run_global_table(const std::int64_t* in, std::int64_t n, const table_layout& l, std::int64_t capacity,
+                             table_state* state, phase_clock& clock) {
+  const ht::table_view<Count> t{l.table_keys, reinterpret_cast<Count*>(l.table_counts),
+                                static_cast<unsigned long long>(capacity)};
+  wb::launch({grid_for(capacity), block}, clear_table_kernel<Count>, t, state);
+  clock.mark("clear");
+  if (n > 0) {
+    const unsigned grid = grid_for(wb::ceil_div(n, tile_items));
+    switch (aggregate_mode(1)) {
+      case 0: wb::launch({grid, block}, insert_kernel<0, Count>, in, n, t, state); break;
+      case 2: wb::launch({grid, block}, insert_kernel<2, Count>, in, n, t, state); break;
+      default: wb::launch({grid, block}, insert_kernel<1, Count>, in, n, t, state); break;
+    }
+  }
+  clock.mark("insert");
+  wb::launch({grid_for(capacity), block}, compact_kernel<Count>, t, l.pair_keys, l.pair_counts, state);
+  clock.mark("compact");
+  const table_state st = read_state(state);
+  clock.mark("readback");
+  return st;
+}
+
+// ---- Path 2: the two-level plan and its memory ----
 struct two_level_plan {
   bool use = false;
   int bucket_bits = 0;
@@ -587,182 +733,251 @@ struct two_level_plan {
   std::int64_t max_pairs = 0;       // pairs the bucket tables and the spill table can give
 };
 
-// Two-level when asked for (variant 0), N below 2^32 (the tables' counts are 32-bit) and the
-// expected distinct keys (the hint, or N) fit in 1024 buckets planned 1/4 full (shorter
-// probes: the lanes of a warp wait for the longest; measured 0.33-0.46 ms for the tables
-// against 0.53 ms half full, on an H100). A bucket has room for its fair share of N
-// plus 1/8 (for uniform hashes of 2^26 keys into 512 buckets that is 45 standard
-// deviations) plus 1024.
-two_level_plan plan_two_level(std::int64_t n, const config& cfg) {
+// Two-level for N below 2^32 (the tables' counts are 32-bit) and `planned` keys that 1024
+// buckets hold at 9/16 of their slots (a bucket refuses keys past 3/4); as few buckets as
+// hold them so, since fewer buckets mean longer runs of neighbours in the scatter's writes
+// (2^20 distinct keys among 2^26 on an H100: 1.89 ms with 1024 buckets), but at least one per
+// 2^17 items (up to 512), so that the bucket tables fill the GPU. A bucket has room for its
+// fair share of N plus 1/8 (for uniform hashes of 2^26 keys into 512 buckets that is 45
+// standard deviations) plus 1024. The spill table (the keys of buckets that a hot key
+// filled) has slots for half the planned keys, or N/16 up to 2^19 (zipf-like keys spill
+// tens of thousands), half full.
+two_level_plan plan_two_level(std::int64_t n, double planned) {
   two_level_plan p;
-  const std::int64_t expected = cfg.expected_distinct > 0 && cfg.expected_distinct < n ? cfg.expected_distinct : n;
-  if (cfg.variant != 0 || n <= 0 || n > 0xFFFFFFFFll || expected > (bucket_planned_keys << max_bucket_bits))
+  if (n <= 0 || n > max_narrow_count || planned > static_cast<double>(bucket_most_keys << max_bucket_bits))
     return p;
   p.use = true;
-  while ((bucket_planned_keys << p.bucket_bits) < expected) ++p.bucket_bits;
+  while (p.bucket_bits < 9 && (std::int64_t{1} << (p.bucket_bits + 17)) < n) ++p.bucket_bits;
+  while (p.bucket_bits < max_bucket_bits && static_cast<double>(bucket_planned_keys << p.bucket_bits) < planned)
+    ++p.bucket_bits;
   const std::int64_t buckets = std::int64_t{1} << p.bucket_bits;
   const std::int64_t fair = wb::ceil_div(n, buckets);
   p.capacity = (fair + fair / 8 + 1024 + 31) / 32 * 32;
-  p.spill_capacity = capacity_for(expected, true);
-  p.max_pairs = buckets * bucket_max_keys + p.spill_capacity;
+  const double spill_keys = std::max(planned / 2, static_cast<double>(std::min(n / 16, min_spill_keys)));
+  p.spill_capacity = capacity_for(static_cast<std::int64_t>(spill_keys), true);
+  // A key has a pair in its bucket's table and, if it spilled, one in the spill table.
+  p.max_pairs = std::min(buckets * static_cast<std::int64_t>(bucket_max_keys), n) + std::min(p.spill_capacity, n);
   return p;
 }
 
 struct two_level_layout {
-  table_state* state;
-  unsigned long long* fill;       // keys sent to each bucket (past its capacity too)
-  unsigned long long* bucketed;   // bucket b's hashes at [b * capacity, (b + 1) * capacity)
+  unsigned long long* fill;      // keys sent to each bucket (past its capacity too)
+  unsigned long long* bucketed;  // bucket b's hashes at [b * capacity, (b + 1) * capacity)
   unsigned long long* spill_keys;
   unsigned* spill_counts;
-  unsigned* heads;                // run heads of the sorted pairs, then their places
-  void* scan_scratch;
-  std::uint64_t* keys[2];
-  std::uint64_t* values[2];
-  void* sort_scratch;
-  std::size_t bytes;
+  unsigned long long* pair_keys;
+  unsigned long long* pair_counts;
+  void* scratch;
+  std::size_t scratch_bytes;
 };
 
-two_level_layout place_two_level(void* base, const two_level_plan& p) {
-  auto* b = static_cast<unsigned char*>(base);
+two_level_layout place_two_level(arena& a, const two_level_plan& p) {
   two_level_layout l{};
-  std::size_t offset = 0;
-  auto take = [&](std::size_t bytes) {
-    unsigned char* at = b + offset;
-    offset += round_up(bytes);
-    return at;
-  };
-  const auto buckets = std::size_t{1} << p.bucket_bits;
-  const auto pairs = static_cast<std::size_t>(p.max_pairs);
-  const auto spill = static_cast<std::size_t>(p.spill_capacity);
-  l.state = reinterpret_cast<table_state*>(take(256));
-  l.fill = reinterpret_cast<unsigned long long*>(take(buckets * sizeof(unsigned long long)));
-  l.bucketed = reinterpret_cast<unsigned long long*>(
-      take(buckets * static_cast<std::size_t>(p.capacity) * sizeof(unsigned long long)));
-  l.spill_keys = reinterpret_cast<unsigned long long*>(take(spill * sizeof(unsigned long long)));
-  l.spill_counts = reinterpret_cast<unsigned*>(take(spill * sizeof(unsigned)));
-  l.heads = reinterpret_cast<unsigned*>(take(pairs * sizeof(unsigned)));
-  l.scan_scratch = take(detail::exclusive_scan_scratch_bytes(p.max_pairs));
-  for (int i = 0; i < 2; ++i) {
-    l.keys[i] = reinterpret_cast<std::uint64_t*>(take(pairs * sizeof(std::uint64_t)));
-    l.values[i] = reinterpret_cast<std::uint64_t*>(take(pairs * sizeof(std::uint64_t)));
-  }
-  l.sort_scratch = take(detail::sort_pairs_scratch_bytes(p.max_pairs));
-  l.bytes = offset;
+  const std::int64_t buckets = std::int64_t{1} << p.bucket_bits;
+  l.fill = a.take<unsigned long long>(buckets);
+  l.bucketed = a.take<unsigned long long>(buckets * p.capacity);
+  l.spill_keys = a.take<unsigned long long>(p.spill_capacity);
+  l.spill_counts = a.take<unsigned>(p.spill_capacity);
+  l.pair_keys = a.take<unsigned long long>(p.max_pairs);
+  l.pair_counts = a.take<unsigned long long>(p.max_pairs);
+  l.scratch_bytes = detail::distinct_table_scratch_bytes(p.max_pairs);
+  l.scratch = a.rest();
+  a.take<unsigned char>(static_cast<std::int64_t>(l.scratch_bytes));
   return l;
 }
 
-// Steps 1a, 1b and 2 of the two-level count; returns the state read back from the device.
-table_state build_two_level(const std::int64_t* in, std::int64_t n, const two_level_layout& l,
-                            const two_level_plan& p, phase_clock& clock) {
+// Steps 1a, 1b and the spill table's pairs; returns the state read back from the device.
+table_state run_two_level(const std::int64_t* in, std::int64_t n, const two_level_layout& l, const two_level_plan& p,
+                          table_state* state, phase_clock& clock) {
   const int buckets = 1 << p.bucket_bits;
   const ht::table_view<unsigned> spill{l.spill_keys, l.spill_counts, static_cast<unsigned long long>(p.spill_capacity)};
-  wb::launch({grid_for(p.spill_capacity), block}, clear_table_kernel<unsigned>, spill, l.state);
+  wb::launch({grid_for(p.spill_capacity), block}, clear_table_kernel<unsigned>, spill, state);
   WB_CHECK(cudaMemsetAsync(l.fill, 0, static_cast<std::size_t>(buckets) * sizeof(unsigned long long)));
   clock.mark("clear");
   const std::int64_t tiles = wb::ceil_div(n, static_cast<std::int64_t>(scatter_tile));
   const std::int64_t resident = static_cast<std::int64_t>(counting::multiprocessor_count()) * 2;
   wb::launch({static_cast<unsigned>(tiles < resident ? tiles : resident), scatter_threads,
               scatter_tile * sizeof(unsigned long long)},
-             bucket_scatter_kernel<unsigned>, in, n, p.bucket_bits, p.capacity, l.bucketed, l.fill, spill, l.state);
+             bucket_scatter_kernel<unsigned>, in, n, p.bucket_bits, p.capacity, l.bucketed, l.fill, spill, state);
   clock.mark("scatter");
   const std::size_t table_shared = bucket_slots * (sizeof(unsigned long long) + sizeof(unsigned));
-  wb::launch({static_cast<unsigned>(buckets), table_threads, table_shared},
-             bucket_table_kernel, static_cast<const unsigned long long*>(l.bucketed), p.capacity,
-             static_cast<const unsigned long long*>(l.fill), reinterpret_cast<unsigned long long*>(l.keys[0]),
-             reinterpret_cast<unsigned long long*>(l.values[0]), l.state);
+  auto* table_kernel = bucket_table_kernel<0>;
+  switch (aggregate_mode(0)) {
+    case 1: table_kernel = bucket_table_kernel<1>; break;
+    case 2: table_kernel = bucket_table_kernel<2>; break;
+    default: break;
+  }
+  wb::launch({static_cast<unsigned>(buckets), table_threads, table_shared}, table_kernel,
+             static_cast<const unsigned long long*>(l.bucketed), p.capacity,
+             static_cast<const unsigned long long*>(l.fill), l.pair_keys, l.pair_counts, state);
   clock.mark("bucket_tables");
-  table_state host{};
-  WB_CHECK(cudaMemcpy(&host, l.state, sizeof host, cudaMemcpyDeviceToHost));
+  table_state host = read_state(state);
   clock.mark("readback");
   if (host.overflow == 0 && host.spilled > 0) {  // the spill table's pairs go after the buckets'
-    wb::launch({grid_for(p.spill_capacity), block}, compact_kernel<unsigned>, spill,
-               reinterpret_cast<unsigned long long*>(l.keys[0]), reinterpret_cast<unsigned long long*>(l.values[0]),
-               l.state);
-    WB_CHECK(cudaMemcpy(&host, l.state, sizeof host, cudaMemcpyDeviceToHost));
+    wb::launch({grid_for(p.spill_capacity), block}, compact_kernel<unsigned>, spill, l.pair_keys, l.pair_counts,
+               state);
+    host = read_state(state);
     clock.mark("spill_compact");
-  }
-  if (clock.on()) {  // after the timed steps, so that these host calls are in none of them
-    int scatter_per_sm = 0, table_per_sm = 0;
-    WB_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&scatter_per_sm, bucket_scatter_kernel<unsigned>, scatter_threads,
-                                                           scatter_tile * sizeof(unsigned long long)));
-    WB_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&table_per_sm, bucket_table_kernel, table_threads, table_shared));
-    std::fprintf(stderr, "two-level: %d buckets of %lld places; blocks per SM: scatter %d, tables %d\n", buckets,
-                 static_cast<long long>(p.capacity), scatter_per_sm, table_per_sm);
   }
   return host;
 }
 
-// Step 3 and the table: sort the distinct pairs, write them out (INT64_MAX last). With
-// `heads` (two-level, when keys spilled) a key may have two pairs, which are added up.
-void sort_and_write(std::uint64_t* keys[2], std::uint64_t* values[2], void* sort_scratch, const table_state& st,
-                    device_table<std::int64_t> out, phase_clock& clock, unsigned* heads = nullptr,
-                    void* scan_scratch = nullptr) {
-  const auto distinct = static_cast<std::int64_t>(st.distinct);
-  const int result = detail::sort_pairs(keys, values, distinct, st.key_or ^ st.key_and, sort_scratch);
-  clock.mark("sort");
-  const auto* sorted_keys = reinterpret_cast<const unsigned long long*>(keys[result]);
-  const auto* sorted_counts = reinterpret_cast<const unsigned long long*>(values[result]);
-  if (heads == nullptr || distinct == 0) {
-    wb::launch({grid_for(distinct), block}, write_table_kernel, sorted_keys, sorted_counts, distinct,
-               st.sentinel_count, out);
-  } else {
-    wb::launch({grid_for(distinct), block}, run_heads_kernel, sorted_keys, distinct, heads);
-    detail::exclusive_scan(heads, distinct, scan_scratch);
-    wb::launch({grid_for(distinct), block}, write_runs_kernel, sorted_keys, sorted_counts, distinct,
-               static_cast<const unsigned*>(heads), st.sentinel_count, out);
+// The bytes of every path for n items (the workspace holds the largest, after the state and
+// the sample's table).
+struct sizes {
+  std::size_t front, shared, two_level, global, sort;
+};
+
+sizes path_bytes(std::int64_t n) {
+  sizes s{};
+  arena front(nullptr);
+  front.take<table_state>(1);
+  front.take<unsigned long long>(sample_slots(n));
+  front.take<unsigned>(sample_slots(n));
+  s.front = front.used();
+  {
+    arena a(nullptr);
+    const shared_shape shape = shared_tables_shape();
+    place_table(a, merged_capacity(shape));
+    s.shared = a.used();
   }
-  clock.mark("write");
+  {
+    arena a(nullptr);
+    const two_level_plan p = plan_two_level(n, static_cast<double>(std::min(n, bucket_most_keys << max_bucket_bits)));
+    if (p.use) place_two_level(a, p);
+    s.two_level = a.used();
+  }
+  {
+    arena a(nullptr);
+    place_table(a, global_capacity(n, static_cast<double>(n)), sizeof(unsigned long long));
+    s.global = a.used();
+  }
+  s.sort = detail::sort_count_scratch_bytes(n) + 256;
+  return s;
+}
+
+std::string short_number(double x) {
+  char buf[32];
+  if (x < 10000)
+    std::snprintf(buf, sizeof buf, "%.0f", x);
+  else
+    std::snprintf(buf, sizeof buf, "2^%.1f", std::log2(x));
+  return buf;
 }
 
 }  // namespace
 
 std::size_t count_hash_table_workspace_bytes(std::int64_t n, const config& cfg) {
-  const two_level_plan p = plan_two_level(n, cfg);
-  if (p.use) return place_two_level(nullptr, p).bytes;
-  return place(nullptr, planned_capacity(n, cfg)).bytes;
+  (void)cfg;
+  const sizes s = path_bytes(n);
+  return s.front + std::max({s.shared, s.two_level, s.global, s.sort});
 }
 
-// cfg.variant: 0 two-level (the default); one-level: 1 one atomic per item, 3/4 full; 2
-// warp-aggregated, 3/4 full; 3 warp-aggregated, half full; 4 one atomic per item, half full.
+// cfg.variant: 0 chooses from the sample's estimate; 1 shared tables; 2 two-level; 3 sort and
+// run-length encode; 4 one global table. A table that fills ends in the sort.
 void count_hash_table(const std::int64_t* in, std::int64_t n, device_table<std::int64_t> out, workspace ws,
                       const config& cfg) {
   validate(cfg);
+  if (ws.bytes < count_hash_table_workspace_bytes(n, cfg))
+    throw std::invalid_argument("count_hash_table: workspace too small");
   phase_clock clock;
   clock.mark("start");
-  const two_level_plan p = plan_two_level(n, cfg);
-  if (p.use) {
-    two_level_layout l = place_two_level(ws.data, p);
-    if (ws.bytes < l.bytes) throw std::invalid_argument("count_hash_table: workspace too small");
-    const table_state st = build_two_level(in, n, l, p, clock);
-    if (st.overflow == 0) {
-      sort_and_write(l.keys, l.values, l.sort_scratch, st, out, clock, st.spilled > 0 ? l.heads : nullptr,
-                     l.scan_scratch);
-      clock.print("two-level");
-      return;
+  arena front(ws.data);
+  auto* state = front.take<table_state>(1);
+  const auto forced = static_cast<path>(cfg.variant);
+  std::string note;
+  double expected = static_cast<double>(n);  // distinct keys: the estimate (or what cfg says)
+  double planned = expected;                 // what the shared and global tables plan for
+  path chosen = forced;
+  if (forced != path::sort && n > 0) {
+    estimate_result e;
+    if (cfg.expected_distinct > 0) {
+      e.distinct = static_cast<double>(cfg.expected_distinct);
+      note = "told " + short_number(e.distinct) + " distinct";
+      front.take<unsigned long long>(sample_slots(n));
+      front.take<unsigned>(sample_slots(n));
+    } else {
+      e = estimate_distinct(in, n, state, front);
+      note = "est. " + short_number(e.distinct) + " distinct";
+    }
+    clock.mark("estimate");
+    expected = std::min(e.distinct, static_cast<double>(n));
+    planned = std::min(e.distinct * plan_margin, static_cast<double>(n));
+  } else {
+    front.take<unsigned long long>(sample_slots(n));
+    front.take<unsigned>(sample_slots(n));
+  }
+  const shared_shape shape = shared_tables_shape();
+  if (forced == path::automatic) {
+    if (n == 0 || n > max_narrow_count) {
+      chosen = path::sort;
+    } else if (planned <= static_cast<double>(shape.max_keys())) {
+      chosen = path::shared_tables;
+    } else if (planned <= static_cast<double>(max_global_table_keys)) {
+      chosen = path::global_table;
+    } else if (plan_two_level(n, expected).use) {
+      chosen = path::two_level;
+    } else {
+      chosen = path::sort;
     }
   }
-  // One level: the table from the hint; if the two-level count or the hinted table overflowed,
-  // a table for N distinct keys.
-  std::int64_t capacity = planned_capacity(n, cfg);
-  wb::device_buffer<unsigned char> bigger;  // only if the hint was too small
-  layout l = place(ws.data, capacity);
+  if (chosen == path::shared_tables && n > max_narrow_count) chosen = path::global_table;
+  arena a(front.rest());
   table_state st{};
-  if (!p.use) {
-    if (ws.bytes < l.bytes) throw std::invalid_argument("count_hash_table: workspace too small");
-    st = build(in, n, l, capacity, cfg, clock);
+  bool counted = false;  // false: the sort counts
+  std::string what;
+  if (chosen == path::shared_tables) {
+    const std::int64_t capacity = merged_capacity(shape);
+    const table_layout l = place_table(a, capacity);
+    st = run_shared_tables(in, n, shape, l, capacity, state, clock);
+    what = "shared tables";
+    if (st.overflow == 0) {
+      detail::write_distinct_table(l.pair_keys, l.pair_counts, static_cast<std::int64_t>(st.distinct),
+                                   st.sentinel_count, false, out, l.scratch, l.scratch_bytes);
+      counted = true;
+    }
+  } else if (chosen == path::two_level) {
+    two_level_plan p = plan_two_level(n, expected);
+    if (!p.use) p = plan_two_level(n, static_cast<double>(std::min(n, bucket_most_keys << max_bucket_bits)));  // forced
+    if (p.use) {
+      const two_level_layout l = place_two_level(a, p);
+      st = run_two_level(in, n, l, p, state, clock);
+      what = "two-level, " + std::to_string(1 << p.bucket_bits) + " buckets";
+      if (st.overflow == 0) {
+        detail::write_distinct_table(l.pair_keys, l.pair_counts, static_cast<std::int64_t>(st.distinct),
+                                     st.sentinel_count, st.spilled > 0, out, l.scratch, l.scratch_bytes);
+        counted = true;
+      }
+    } else {
+      what = "two-level refused (N >= 2^32)";
+      st.overflow = 1;
+    }
+  } else if (chosen == path::global_table) {
+    const std::int64_t capacity = global_capacity(n, planned);
+    const bool wide = n > max_narrow_count;
+    const table_layout l = place_table(a, capacity, wide ? sizeof(unsigned long long) : sizeof(unsigned));
+    st = wide ? run_global_table<unsigned long long>(in, n, l, capacity, state, clock)
+              : run_global_table<unsigned>(in, n, l, capacity, state, clock);
+    what = "global table";
+    if (st.overflow == 0) {
+      detail::write_distinct_table(l.pair_keys, l.pair_counts, static_cast<std::int64_t>(st.distinct),
+                                   st.sentinel_count, false, out, l.scratch, l.scratch_bytes);
+      counted = true;
+    }
   }
-  if (p.use || st.overflow != 0) {
-    capacity = capacity_for(n);
-    bigger = wb::device_buffer<unsigned char>(place(nullptr, capacity).bytes);
-    l = place(bigger.data(), capacity);
-    config one_level = cfg;
-    one_level.variant = 2;  // the table for N keys: 3/4 full, warp-aggregated
-    st = build(in, n, l, capacity, one_level, clock);
-    if (st.overflow != 0) throw std::logic_error("count_hash_table: a table for N distinct keys overflowed");
+  if (counted) {
+    clock.mark("sorted_pairs");
+  } else {
+    if (chosen != path::sort) what += " full -> sort";
+    else what = "sort";
+    arena s(front.rest());
+    const std::size_t bytes = detail::sort_count_scratch_bytes(n);
+    detail::sort_run_length_encode(in, n, out, s.rest(), bytes);
+    clock.mark("sort");
   }
-  sort_and_write(l.keys, l.values, l.sort_scratch, st, out, clock);
-  clock.print(p.use ? "two-level overflowed, one-level" : "one-level");
-  if (bigger.data() != nullptr) WB_CHECK(cudaStreamSynchronize(0));  // before `bigger` is freed
+  const std::string label = (forced == path::automatic ? "auto: " : "forced: ") + (note.empty() ? "" : note + " -> ") + what;
+  clock.print(label);
+  set_stage_note(label);
 }
 
 }  // namespace counting::WB_TRACK

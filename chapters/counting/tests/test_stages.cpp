@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "hash_sample.hpp"
 #include "stages.hpp"
 #include "test_common.hpp"
 #include "wb/device_buffer.hpp"
@@ -263,9 +264,19 @@ TEST_SUITE("counting/6 privatized") {
   }
 }
 
+// Stage 7 names the path it took (counting::take_stage_note): the solution's note must contain
+// `part`. The exercise track says nothing (its one path is the global table).
+static void expect_path(const std::string& part) {
+  const std::string note = counting::take_stage_note();
+  if constexpr (track::id == counting::track_id::solution) {
+    INFO("stage 7's note: " << note);
+    CHECK(note.find(part) != std::string::npos);
+  }
+}
+
 TEST_SUITE("counting/7 hash table") {
   TEST_CASE("int64 inputs against std::map") { check_all<i64>(7, int64_inputs(70000, 80)); }
-  TEST_CASE("right, whatever the hint: exact, too small (the table is rebuilt), none") {
+  TEST_CASE("right, whatever it is told: exact, too few distinct keys (a table fills: the sort counts), nothing") {
     const auto data = wb::gen::few_distinct<i64>(50'000, wb::testing::seed(81), 3000);
     for (std::int64_t hint : {3000, 10, 0}) {
       config cfg;
@@ -273,19 +284,22 @@ TEST_SUITE("counting/7 hash table") {
       check_stage<i64>(7, data, "hint " + std::to_string(hint), cfg);
     }
   }
-  TEST_CASE("every variant: two-level (0), one-level (1-4), against std::map") {
+  TEST_CASE("every path forced: automatic (0), shared tables (1), two-level (2), sort (3), global table (4)") {
     for (int variant = 0; variant <= 4; ++variant) {
       config cfg;
       cfg.variant = variant;
       CAPTURE(variant);
       check_all<i64>(7, int64_inputs(20000, 85 + static_cast<std::uint64_t>(variant)), cfg);
-      cfg.expected_distinct = 5;  // too small a hint: the two-level buckets overflow, the count starts again
-      check_stage<i64>(7, wb::gen::few_distinct<i64>(30'000, wb::testing::seed(89), 9000), "hint 5", cfg);
+      expect_path(variant == 0 ? "auto: " : "forced: ");
+      cfg.expected_distinct = 5;  // told too few keys: a table fills, the sort counts again
+      check_stage<i64>(7, wb::gen::iota<i64>(30'000, wb::testing::seed(89), true), "told 5, all distinct", cfg);
+      expect_path(variant == 3 ? "sort" : "-> sort");
     }
   }
-  TEST_CASE("two-level (the default): sizes off a scatter tile, a hot key that spills, INT64_MAX spilling") {
+  TEST_CASE("two-level (forced): sizes off a scatter tile, a hot key that spills, INT64_MAX spilling") {
     config cfg;
-    cfg.expected_distinct = 9000;  // 8 buckets (planned for 2048 keys each), each with room for N/8 + N/64 + 1024 keys
+    cfg.variant = 2;
+    cfg.expected_distinct = 9000;  // 2 buckets (planned for 4608 keys each), each with room for N/2 + N/16 + 1024 items
     for (std::size_t n : {8191, 8192, 8193, 3 * 8192 + 5}) {
       CAPTURE(n);
       check_stage<i64>(7, wb::gen::few_distinct<i64>(n, wb::testing::seed(86), 5000), "off a tile", cfg);
@@ -304,7 +318,7 @@ TEST_SUITE("counting/7 hash table") {
     check_stage<i64>(7, data, "INT64_MAX as the hot key", cfg);
     check_stage<i64>(7, std::vector<i64>(n, std::numeric_limits<i64>::max()), "every item INT64_MAX: no pair at all",
                      cfg);
-    // 3000 keys of bucket 0 (a bucket's number is the top 3 bits of the MurmurHash3
+    // 3000 keys of bucket 0 (a bucket's number is the top bit of the MurmurHash3
     // finaliser of the flipped key, as in hash_table.cuh) make up 90% of the items: thousands
     // of distinct keys spill, more than a scatter block's small spill table holds.
     auto fmix64 = [](std::uint64_t x) {
@@ -323,32 +337,70 @@ TEST_SUITE("counting/7 hash table") {
       }
       return keys;
     };
-    const std::vector<i64> bucket0 = keys_of_bucket0(3000, 3);
+    const std::vector<i64> bucket0 = keys_of_bucket0(3000, 1);
     for (std::size_t i = 0; i < n; ++i)
       if (pick() % 10 != 0) data[i] = bucket0[pick() % bucket0.size()];
     check_stage<i64>(7, data, "3000 keys of one bucket spill", cfg);
-    // With a hint of 2049 there are 2 buckets and a spill table planned for 2049 keys: 6000
-    // keys of bucket 0 (top bit) fill its table to just under its limit of 6144 and spill
-    // more distinct keys than the spill table holds, so the count starts again with a
-    // one-level table for N keys.
-    const std::vector<i64> half0 = keys_of_bucket0(6000, 1);
-    for (std::size_t i = 0; i < n; ++i) data[i] = half0[i % half0.size()];
+    // Told 5000 keys there are 2 buckets and a spill table of 12512 slots (for N/16 keys):
+    // bucket 0 (top bit) gets every item, 6000 keys first, then 20000 others, which spill.
+    // Either the spill table or (where the scatter's blocks took places out of input order)
+    // the bucket's table fills, and the sort counts again.
+    const std::vector<i64> half0 = keys_of_bucket0(26000, 1);
+    for (std::size_t i = 0; i < n; ++i) data[i] = i < 57000 ? half0[i % 6000] : half0[6000 + i % 20000];
     config spill_too_small;
-    spill_too_small.expected_distinct = 2049;
+    spill_too_small.variant = 2;
+    spill_too_small.expected_distinct = 5000;
     check_stage<i64>(7, data, "the spill table overflows", spill_too_small);
+    expect_path("two-level, 2 buckets full -> sort");
   }
   TEST_CASE("INT64_MAX (the empty-slot pattern) counted on the side, among many keys") {
     auto data = wb::gen::uniform<i64>(20'000, wb::testing::seed(82));
     for (std::size_t i = 0; i < data.size(); i += 3) data[i] = std::numeric_limits<i64>::max();
     check_stage<i64>(7, data, "a third of the items are INT64_MAX");
   }
-  TEST_CASE("[gpu] 2^22 keys, 2^16 distinct, and 2^20 all distinct (WB_LARGE=1)" * doctest::skip(!large_tests_enabled())) {
-    config cfg;
-    cfg.expected_distinct = 1 << 16;
-    check_stage<i64>(7, wb::gen::few_distinct<i64>(std::size_t{1} << 22, wb::testing::seed(83), 1 << 16), "few", cfg);
-    cfg.expected_distinct = 1 << 20;
-    check_stage<i64>(7, wb::gen::iota<i64>(std::size_t{1} << 20, wb::testing::seed(84), true), "all distinct", cfg);
+  TEST_CASE("a sample that says few distinct keys while the rest are all distinct: the shared tables fill, the sort counts") {
+    const std::int64_t n = 150'000;
+    auto data = wb::gen::iota<i64>(static_cast<std::size_t>(n), wb::testing::seed(92), true);  // all distinct
+    for (std::int64_t i = 0; i < sample::sample_size(n); ++i) data[static_cast<std::size_t>(sample::position(i, n))] = -7;
+    check_stage<i64>(7, data, "sampled items all -7, the others distinct");
+    expect_path("auto: est. 1 distinct -> shared tables full -> sort");
+    // Between the two: the sample sees 100 keys, the other items hold 40000 (three tables' worth).
+    std::mt19937_64 pick(wb::testing::seed(93));
+    for (auto& v : data) v = static_cast<i64>(pick() % 40000);
+    for (std::int64_t i = 0; i < sample::sample_size(n); ++i)
+      data[static_cast<std::size_t>(sample::position(i, n))] = 1'000'000 + static_cast<i64>(i % 100);
+    check_stage<i64>(7, data, "sampled items 100 keys, the others 40000");
+    expect_path("auto: est. 100 distinct -> shared tables full -> sort");
   }
+  TEST_CASE("a sample that says all distinct while the rest is one key: counted without tables, right") {
+    const std::int64_t n = 150'000;
+    std::vector<i64> data(static_cast<std::size_t>(n), 5);
+    for (std::int64_t i = 0; i < sample::sample_size(n); ++i)
+      data[static_cast<std::size_t>(sample::position(i, n))] = 1000 + 3 * i;
+    check_stage<i64>(7, data, "sampled items distinct, the others all 5");
+    expect_path("auto: est. 2^17.2 distinct -> two-level");
+    config cfg;
+    cfg.variant = 1;  // forced to the shared tables, which hold the 65537 keys only in part: the sort counts
+    check_stage<i64>(7, data, "sampled items distinct, the others all 5, shared tables", cfg);
+    expect_path("forced: est. 2^17.2 distinct -> shared tables full -> sort");
+  }
+  TEST_CASE("[gpu] 2^22 keys, 2^16 distinct, 2^20 all distinct, zipf-like over 2^10, every path (WB_LARGE=1)" *
+            doctest::skip(!large_tests_enabled())) {
+    const std::vector<named_input<i64>> inputs{
+        {"few", wb::gen::few_distinct<i64>(std::size_t{1} << 22, wb::testing::seed(83), 1 << 16)},
+        {"all distinct", wb::gen::iota<i64>(std::size_t{1} << 20, wb::testing::seed(84), true)},
+        {"zipf", wb::gen::zipf<i64>(std::size_t{1} << 22, wb::testing::seed(94), 1 << 10)}};
+    for (const auto& in : inputs) {
+      const auto expected = reference_table<i64>(in.data);  // once per input: std::map on 2^22 keys takes seconds
+      for (int variant = 0; variant <= 4; ++variant) {
+        config cfg;
+        cfg.variant = variant;
+        INFO("input: " << in.name << ", variant " << variant);
+        COUNTING_CHECK_TABLE(expected, run_stage<i64>(7, in.data, cfg));
+      }
+    }
+  }
+
 }
 
 TEST_SUITE("counting/8 pipeline") {

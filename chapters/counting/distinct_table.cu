@@ -1,0 +1,346 @@
+// The sorted end of stage 7 (distinct_table.hpp), on the sort chapter's onesweep radix sort
+// (stage 5) and the scan chapter's single-pass scan (stage 6): PMPP ch. 13 and ch. 11.
+#include <algorithm>
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+#include "block_scan.cuh"
+#include "distinct_table.hpp"
+#include "scan.hpp"
+#include "sort.hpp"
+#include "wb/check.hpp"
+#include "wb/kernel.hpp"
+#include "wb/workspace.hpp"
+
+namespace counting::detail {
+
+namespace {
+
+constexpr int block = 256;
+constexpr unsigned long long sign_bit = 1ull << 63;
+
+unsigned grid_for(std::int64_t work) {
+  const std::int64_t fill = static_cast<std::int64_t>(counting::multiprocessor_count()) * (2048 / block);
+  const std::int64_t needed = wb::ceil_div(work > 0 ? work : 1, block);
+  return static_cast<unsigned>(needed < fill ? needed : fill);
+}
+
+sort::config sort_config() { return sort::config{}; }  // the sort chapter's defaults (stage 5: 8-bit digits)
+scan::config scan_config() {
+  scan::config c;
+  c.exclusive = true;
+  return c;
+}
+
+// The pairs become (signed key, index) for the sort: the sort orders int64 keys itself.
+__global__ void unflip_kernel(const unsigned long long* flipped, std::int64_t pairs, std::int64_t* keys,
+                              std::uint32_t* index) {
+  for (std::int64_t i = wb::global_thread_index(); i < pairs; i += wb::grid_thread_count()) {
+    keys[i] = static_cast<std::int64_t>(flipped[i] ^ sign_bit);
+    index[i] = static_cast<std::uint32_t>(i);
+  }
+}
+
+// One pair per key: the sorted keys and their counts, gathered by index.
+__global__ void gather_kernel(const std::int64_t* keys, const std::uint32_t* index, const unsigned long long* counts,
+                              std::int64_t pairs, unsigned long long sentinel_count, device_table<std::int64_t> out) {
+  for (std::int64_t i = wb::global_thread_index(); i < pairs; i += wb::grid_thread_count()) {
+    out.values[i] = keys[i];
+    out.counts[i] = counts[index[i]];
+  }
+  if (wb::global_thread_index() == 0) {
+    std::int64_t size = pairs;
+    if (sentinel_count > 0) {
+      out.values[size] = std::numeric_limits<std::int64_t>::max();
+      out.counts[size] = sentinel_count;
+      ++size;
+    }
+    *out.size = size;
+  }
+}
+
+// Up to 4096 pairs (the few-distinct-keys case) are sorted by one block in shared memory, a
+// bitonic sorting network (PMPP §13.7's merge idea, Batcher 1968), instead of 8 radix passes
+// of a few keys each. Pairs are ordered by (key, index) and padded with (INT64_MAX, ~0u),
+// which sorts after every pair, so their first `pairs` places are the sorted pairs.
+constexpr int small_sort_threads = 1024;
+constexpr int small_sort_max = 4096;
+
+__global__ void __launch_bounds__(small_sort_threads)
+    small_sort_kernel(const unsigned long long* flipped, std::int64_t pairs, std::int64_t* keys_out,
+                      std::uint32_t* index_out) {
+  __shared__ std::int64_t keys[small_sort_max];
+  __shared__ std::uint32_t index[small_sort_max];
+  int size = 2;
+  while (size < pairs) size *= 2;
+  for (int i = static_cast<int>(threadIdx.x); i < size; i += small_sort_threads) {
+    const bool real = i < pairs;
+    keys[i] = real ? static_cast<std::int64_t>(flipped[i] ^ sign_bit) : std::numeric_limits<std::int64_t>::max();
+    index[i] = real ? static_cast<std::uint32_t>(i) : ~0u;
+  }
+  __syncthreads();
+  for (int k = 2; k <= size; k *= 2) {
+    for (int j = k / 2; j > 0; j /= 2) {
+      for (int i = static_cast<int>(threadIdx.x); i < size; i += small_sort_threads) {
+        const int partner = i ^ j;
+        if (partner > i) {
+          const bool ascending = (i & k) == 0;
+          const bool greater = keys[i] > keys[partner] || (keys[i] == keys[partner] && index[i] > index[partner]);
+          if (greater == ascending) {
+            const std::int64_t kk = keys[i];
+            keys[i] = keys[partner];
+            keys[partner] = kk;
+            const std::uint32_t ii = index[i];
+            index[i] = index[partner];
+            index[partner] = ii;
+          }
+        }
+      }
+      __syncthreads();
+    }
+  }
+  for (int i = static_cast<int>(threadIdx.x); i < pairs; i += small_sort_threads) {
+    keys_out[i] = keys[i];
+    index_out[i] = index[i];
+  }
+}
+
+// heads[i] = 1 where a run of equal sorted keys starts (its exclusive scan: the run's place).
+__global__ void run_heads_kernel(const std::int64_t* sorted, std::int64_t count, std::int64_t* heads) {
+  for (std::int64_t i = wb::global_thread_index(); i < count; i += wb::grid_thread_count())
+    heads[i] = i == 0 || sorted[i] != sorted[i - 1] ? 1 : 0;
+}
+
+// Where several pairs share a key: the head of each run adds up the run's counts (a run is
+// at most a few pairs long: one per table a key was counted in).
+__global__ void sum_runs_kernel(const std::int64_t* keys, const std::uint32_t* index, const unsigned long long* counts,
+                                std::int64_t pairs, const std::int64_t* places, unsigned long long sentinel_count,
+                                device_table<std::int64_t> out) {
+  for (std::int64_t i = wb::global_thread_index(); i < pairs; i += wb::grid_thread_count()) {
+    const bool head = i == 0 || keys[i] != keys[i - 1];
+    if (head) {
+      unsigned long long total = counts[index[i]];
+      for (std::int64_t j = i + 1; j < pairs && keys[j] == keys[i]; ++j) total += counts[index[j]];
+      out.values[places[i]] = keys[i];
+      out.counts[places[i]] = total;
+    }
+    if (i == pairs - 1) {
+      std::int64_t size = places[i] + (head ? 1 : 0);
+      if (sentinel_count > 0) {
+        out.values[size] = std::numeric_limits<std::int64_t>::max();
+        out.counts[size] = sentinel_count;
+        ++size;
+      }
+      *out.size = size;
+    }
+  }
+}
+
+// Run-length encoding of all n sorted keys in two reads of them: (1) per tile of 4096 keys,
+// how many runs start in it and where the first one starts; (2) an exclusive scan of the
+// counts gives each tile's first place, and a minimum from the right gives, for each tile,
+// where the next run after it starts; (3) per tile again, each thread finds the run heads
+// among its 16 consecutive keys, a block scan gives their places, and each head's length is
+// the distance to the next head: in the thread's keys, in a later thread's (a minimum from
+// the right across the block), or in a later tile (from step 2). The keys stream through
+// shared memory so that the loads stay coalesced.
+constexpr int rle_threads = 256;
+constexpr int rle_items = 16;  // consecutive keys a thread owns in step 3
+constexpr int rle_tile = rle_threads * rle_items;
+
+__global__ void __launch_bounds__(rle_threads)
+    tile_heads_kernel(const std::int64_t* sorted, std::int64_t n, std::int64_t* head_counts, std::int64_t* first_head) {
+  __shared__ unsigned long long count;
+  __shared__ unsigned long long first;
+  if (threadIdx.x == 0) {
+    count = 0;
+    first = static_cast<unsigned long long>(n);
+  }
+  __syncthreads();
+  const std::int64_t start = static_cast<std::int64_t>(blockIdx.x) * rle_tile;
+  unsigned mine = 0;
+  std::int64_t my_first = n;
+  for (int k = 0; k < rle_items; ++k) {
+    const std::int64_t i = start + k * rle_threads + static_cast<int>(threadIdx.x);
+    if (i < n && (i == 0 || sorted[i] != sorted[i - 1])) {
+      ++mine;
+      if (i < my_first) my_first = i;
+    }
+  }
+  if (mine > 0) {
+    atomicAdd(&count, static_cast<unsigned long long>(mine));
+    atomicMin(&first, static_cast<unsigned long long>(my_first));
+  }
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    head_counts[blockIdx.x] = static_cast<std::int64_t>(count);
+    first_head[blockIdx.x] = static_cast<std::int64_t>(first);
+  }
+}
+
+// next_after[t] = the smallest first_head of the tiles after t (n if none): one block walks
+// the tiles from the right, 1024 at a time, with a minimum-scan in shared memory.
+__global__ void __launch_bounds__(1024)
+    next_head_kernel(const std::int64_t* first_head, std::int64_t tiles, std::int64_t n, std::int64_t* next_after) {
+  __shared__ std::int64_t m[1024];
+  __shared__ std::int64_t carry;
+  if (threadIdx.x == 0) carry = n;
+  __syncthreads();
+  for (std::int64_t end = tiles; end > 0; end -= 1024) {
+    // m[x] holds tile end - 1 - x: a suffix minimum is a prefix minimum over x.
+    const std::int64_t t = end - 1 - static_cast<std::int64_t>(threadIdx.x);
+    m[threadIdx.x] = t >= 0 ? first_head[t] : n;
+    __syncthreads();
+    for (int d = 1; d < 1024; d *= 2) {
+      const std::int64_t other = threadIdx.x >= static_cast<unsigned>(d) ? m[threadIdx.x - d] : n;
+      __syncthreads();
+      if (other < m[threadIdx.x]) m[threadIdx.x] = other;
+      __syncthreads();
+    }
+    // Tile t's next: the minimum over the tiles after it: x - 1 in this chunk, or the carry.
+    if (t >= 0) {
+      const std::int64_t after = threadIdx.x > 0 ? m[threadIdx.x - 1] : n;
+      next_after[t] = after < carry ? after : carry;
+    }
+    __syncthreads();
+    if (threadIdx.x == 0 && m[1023] < carry) carry = m[1023];
+    __syncthreads();
+  }
+}
+
+__global__ void __launch_bounds__(rle_threads)
+    write_runs_kernel(const std::int64_t* sorted, std::int64_t n, const std::int64_t* tile_places,
+                      const std::int64_t* next_after, device_table<std::int64_t> out) {
+  __shared__ std::int64_t keys[rle_tile];
+  __shared__ std::int64_t next_of_thread[rle_threads];  // first head in a later thread of the tile
+  const std::int64_t start = static_cast<std::int64_t>(blockIdx.x) * rle_tile;
+  const int items = static_cast<int>(n - start < rle_tile ? n - start : rle_tile);
+  for (int k = 0; k < rle_items; ++k) {
+    const int j = k * rle_threads + static_cast<int>(threadIdx.x);
+    if (j < items) keys[j] = sorted[start + j];
+  }
+  const std::int64_t before = start > 0 ? sorted[start - 1] : 0;
+  __syncthreads();
+  const int first_j = static_cast<int>(threadIdx.x) * rle_items;
+  unsigned heads = 0;  // bit k: key first_j + k starts a run
+  for (int k = 0; k < rle_items; ++k) {
+    const int j = first_j + k;
+    if (j >= items) break;
+    const bool head = j > 0 ? keys[j] != keys[j - 1] : (start == 0 || keys[0] != before);
+    if (head) heads |= 1u << k;
+  }
+  // The first head at or after each thread's keys, minimum from the right across the block.
+  next_of_thread[threadIdx.x] = heads != 0 ? start + first_j + __ffs(static_cast<int>(heads)) - 1 : n;
+  __syncthreads();
+  for (int d = 1; d < rle_threads; d *= 2) {
+    const std::int64_t other = threadIdx.x + d < rle_threads ? next_of_thread[threadIdx.x + d] : n;
+    __syncthreads();
+    if (other < next_of_thread[threadIdx.x]) next_of_thread[threadIdx.x] = other;
+    __syncthreads();
+  }
+  std::int64_t after_me = threadIdx.x + 1 < rle_threads ? next_of_thread[threadIdx.x + 1] : n;
+  if (after_me == n) after_me = next_after[blockIdx.x];
+  unsigned tile_runs = 0;
+  const unsigned rank = counting::detail::block_exclusive_scan<rle_threads>(static_cast<unsigned>(__popc(heads)), tile_runs);
+  std::int64_t place = tile_places[blockIdx.x] + rank;
+  for (unsigned rest = heads; rest != 0;) {
+    const int k = __ffs(static_cast<int>(rest)) - 1;
+    rest &= rest - 1;
+    const std::int64_t i = start + first_j + k;
+    const std::int64_t next = rest != 0 ? start + first_j + __ffs(static_cast<int>(rest)) - 1 : after_me;
+    out.values[place] = keys[first_j + k];
+    out.counts[place] = static_cast<std::uint64_t>(next - i);
+    ++place;
+  }
+  if (blockIdx.x == gridDim.x - 1 && threadIdx.x == 0) *out.size = tile_places[blockIdx.x] + tile_runs;
+}
+
+void require_index_range(std::int64_t pairs) {
+  if (pairs > static_cast<std::int64_t>(std::numeric_limits<std::uint32_t>::max()))
+    throw std::invalid_argument("write_distinct_table: " + std::to_string(pairs) +
+                                " pairs: the sort carries 32-bit indices (at most 2^32 - 1)");
+}
+
+}  // namespace
+
+std::size_t distinct_table_scratch_bytes(std::int64_t max_pairs) {
+  const std::int64_t m = max_pairs > 0 ? max_pairs : 1;
+  const auto u = static_cast<std::size_t>(m);
+  auto a16 = [](std::size_t b) { return (b + 15) / 16 * 16; };
+  // keys in/out, index in/out, run places, then the sort's and the scan's workspaces.
+  return 3 * a16(u * 8) + 2 * a16(u * 4) + a16(u * 8) + sort::workspace_bytes(m, 8, sort_config()) +
+         scan::workspace_bytes(m, 8, scan_config());
+}
+
+void write_distinct_table(const unsigned long long* flipped_keys, const unsigned long long* counts,
+                          std::int64_t pairs, unsigned long long sentinel_count, bool sum_equal_keys,
+                          device_table<std::int64_t> out, void* scratch, std::size_t scratch_bytes) {
+  require_index_range(pairs);
+  if (pairs == 0) {
+    wb::launch({1, 32}, gather_kernel, static_cast<const std::int64_t*>(nullptr),
+               static_cast<const std::uint32_t*>(nullptr), counts, std::int64_t{0}, sentinel_count, out);
+    return;
+  }
+  wb::carver pieces({static_cast<unsigned char*>(scratch), scratch_bytes}, "write_distinct_table");
+  auto* keys_in = pieces.take<std::int64_t>(pairs);
+  auto* keys_out = pieces.take<std::int64_t>(pairs);
+  auto* index_in = pieces.take<std::uint32_t>(pairs);
+  auto* index_out = pieces.take<std::uint32_t>(pairs);
+  auto* heads = pieces.take<std::int64_t>(pairs);
+  auto* places = pieces.take<std::int64_t>(pairs);
+  const wb::workspace rest = pieces.rest();
+  if (pairs <= small_sort_max) {
+    wb::launch({1, small_sort_threads}, small_sort_kernel, flipped_keys, pairs, keys_out, index_out);
+  } else {
+    wb::launch({grid_for(pairs), block}, unflip_kernel, flipped_keys, pairs, keys_in, index_in);
+    sort::solution::sort_onesweep<std::int64_t>(keys_in, keys_out, index_in, index_out, pairs, rest, sort_config());
+  }
+  if (!sum_equal_keys) {
+    wb::launch({grid_for(pairs), block}, gather_kernel, static_cast<const std::int64_t*>(keys_out),
+               static_cast<const std::uint32_t*>(index_out), counts, pairs, sentinel_count, out);
+    return;
+  }
+  wb::launch({grid_for(pairs), block}, run_heads_kernel, static_cast<const std::int64_t*>(keys_out), pairs, heads);
+  scan::solution::scan_single_pass<std::int64_t>(heads, places, pairs, rest, scan_config());
+  wb::launch({grid_for(pairs), block}, sum_runs_kernel, static_cast<const std::int64_t*>(keys_out),
+             static_cast<const std::uint32_t*>(index_out), counts, pairs, static_cast<const std::int64_t*>(places),
+             sentinel_count, out);
+}
+
+std::size_t sort_count_scratch_bytes(std::int64_t n) {
+  const std::int64_t m = n > 0 ? n : 1;
+  const std::int64_t tiles = (m + rle_tile - 1) / rle_tile;
+  auto a16 = [](std::int64_t count) { return (static_cast<std::size_t>(count) * 8 + 15) / 16 * 16; };
+  // sorted keys; per tile: run counts, first heads, places, next heads; then the sort's and
+  // the scan's workspaces.
+  return a16(m) + 4 * a16(tiles) +
+         std::max(sort::workspace_bytes(m, 8, sort_config()), scan::workspace_bytes(tiles, 8, scan_config()));
+}
+
+void sort_run_length_encode(const std::int64_t* in, std::int64_t n, device_table<std::int64_t> out, void* scratch,
+                            std::size_t scratch_bytes) {
+  if (n == 0) {
+    WB_CHECK(cudaMemsetAsync(out.size, 0, sizeof(std::int64_t)));
+    return;
+  }
+  const std::int64_t tiles = (n + rle_tile - 1) / rle_tile;
+  if (tiles > 2147483647) throw std::invalid_argument("sort_run_length_encode: more than 2^31 - 1 tiles");
+  wb::carver pieces({static_cast<unsigned char*>(scratch), scratch_bytes}, "sort_run_length_encode");
+  auto* sorted = pieces.take<std::int64_t>(n);
+  auto* head_counts = pieces.take<std::int64_t>(tiles);
+  auto* first_head = pieces.take<std::int64_t>(tiles);
+  auto* tile_places = pieces.take<std::int64_t>(tiles);
+  auto* next_after = pieces.take<std::int64_t>(tiles);
+  const wb::workspace rest = pieces.rest();
+  sort::solution::sort_onesweep<std::int64_t>(in, sorted, nullptr, nullptr, n, rest, sort_config());
+  const auto grid = static_cast<unsigned>(tiles);
+  wb::launch({grid, rle_threads}, tile_heads_kernel, static_cast<const std::int64_t*>(sorted), n, head_counts,
+             first_head);
+  scan::solution::scan_single_pass<std::int64_t>(head_counts, tile_places, tiles, rest, scan_config());
+  wb::launch({1, 1024}, next_head_kernel, static_cast<const std::int64_t*>(first_head), tiles, n, next_after);
+  wb::launch({grid, rle_threads}, write_runs_kernel, static_cast<const std::int64_t*>(sorted), n,
+             static_cast<const std::int64_t*>(tile_places), static_cast<const std::int64_t*>(next_after), out);
+}
+
+}  // namespace counting::detail

@@ -1,0 +1,61 @@
+// Where stage 7 looks before it counts: a sample of the input that estimates the number of
+// distinct keys, from which the stage chooses between hashing and sorting. Chapter-level (not
+// a track's) so that the checks can build inputs whose sample lies.
+//
+// The sample is stratified: the input is cut into `sample_size(n)` equal strata and one item
+// is taken from each, at a pseudo-random place inside it (so a pattern with the stride of
+// the strata cannot hide from it, and no item is taken twice).
+#pragma once
+
+#include <cstdint>
+
+#include "wb/runtime.hpp"
+
+namespace counting::sample {
+
+inline constexpr std::int64_t max_size = std::int64_t{1} << 16;
+
+// Items sampled from n: all of them up to 2^16, else 2^16 (0.1% of 2^26).
+__host__ __device__ constexpr std::int64_t sample_size(std::int64_t n) { return n < max_size ? n : max_size; }
+
+// The place of sample i (0 <= i < sample_size(n)) in the input.
+__host__ __device__ constexpr std::int64_t position(std::int64_t i, std::int64_t n) {
+  const std::int64_t samples = sample_size(n);
+  if (samples == n) return i;
+  const std::int64_t stratum = n / samples;  // >= 1; the last stratum also owns the remainder
+  auto x = static_cast<std::uint64_t>(i) * 0x9e3779b97f4a7c15ull + 0x632be59bd9b4e019ull;
+  x ^= x >> 29;
+  x *= 0xbf58476d1ce4e5b9ull;
+  x ^= x >> 32;
+  return i * stratum + static_cast<std::int64_t>(x % static_cast<std::uint64_t>(stratum));
+}
+
+// The estimate of the number of distinct keys in all n items from the sample's `seen`
+// distinct keys, `once` of them seen once and `twice` seen twice. Two estimators, each wrong
+// the other way:
+//   - Chao's (Chao 1984), seen + once^2 / (2 twice): the keys the sample missed, judged by
+//     how many it barely caught. Right for evenly spread keys; far too low for skewed ones
+//     (zipf-like over 2^20 values: 2^16.3), where the hot keys' repeats make `twice` large;
+//   - GEE (Charikar, Chaudhuri, Motwani, Narasayya 2000), sqrt(n / samples) once + (seen -
+//     once): each key seen once stands for sqrt(n / samples) keys. Within a factor
+//     sqrt(n / samples) (32 here) of the truth whatever the keys; high for evenly spread ones.
+// The larger of the two: a high estimate picks a slower path, a low one a table that fills
+// (and then the stage counts twice). A whole input sampled is its exact count; never more
+// than n.
+constexpr double sqrt_of(double x) {  // constexpr std::sqrt is C++26: Newton's method
+  double r = x > 1 ? x : 1;
+  for (int i = 0; i < 64; ++i) r = 0.5 * (r + x / r);
+  return r;
+}
+
+constexpr double estimate(std::int64_t n, std::int64_t samples, double seen, double once, double twice) {
+  if (samples >= n) return seen;
+  const double missed = twice > 0 ? once * once / (2 * twice) : once * (once - 1) / 2;
+  const double chao = seen + missed;
+  const double gee = sqrt_of(static_cast<double>(n) / static_cast<double>(samples)) * once + (seen - once);
+  const double e = chao > gee ? chao : gee;
+  return e < static_cast<double>(n) ? e : static_cast<double>(n);
+}
+static_assert(estimate(1 << 20, 1 << 16, 1, 0, 0) == 1 && estimate(100, 100, 7, 7, 0) == 7);
+
+}  // namespace counting::sample
