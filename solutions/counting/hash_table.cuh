@@ -72,12 +72,21 @@ __host__ __device__ __forceinline__ unsigned long long home_slot(unsigned long l
 #endif
 }
 
-// Adds `count` occurrences of flipped key u (u != empty_key). Returns false if every slot
-// holds another key (the caller retries with a bigger table).
+// Linear probing gives up after this many slots. In a table at most 3/4 full a key sits
+// that far from its home slot with a probability of about e^-38; in a table that is nearly
+// full (an estimate of the distinct keys that was far too low) chains grow towards the whole
+// table and every insert would crawl along them. Giving up reports the table full, and the
+// stage counts by sorting instead.
+inline constexpr unsigned long long max_probes = 1024;
+
+// Adds `count` occurrences of flipped key u (u != empty_key). Returns false if the `max_probes`
+// slots from u's home slot (or all of them, if fewer) hold other keys: the table is full, or
+// as good as full (the caller counts another way).
 template <class Count>
 __device__ __forceinline__ bool insert(table_view<Count> t, unsigned long long u, Count count) {
   unsigned long long h = home_slot(u, t.capacity);
-  for (unsigned long long probe = 0; probe < t.capacity; ++probe) {
+  const unsigned long long probes = t.capacity < max_probes ? t.capacity : max_probes;
+  for (unsigned long long probe = 0; probe < probes; ++probe) {
     unsigned long long here = t.keys[h];  // keys only ever change from empty to final
     if (here == empty_key) {
       here = atomicCAS(&t.keys[h], empty_key, u);  // claim the slot...

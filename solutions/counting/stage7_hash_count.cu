@@ -14,8 +14,8 @@
 //      it in a shared-memory table: the keys move three times, at near bandwidth;
 //   3. sort (D larger): the sort chapter's onesweep radix sort of all keys, then run-length
 //      encoding (distinct_table.hpp): no table helps when almost every key is new;
-//   4. one global table (D up to ~2^16; the exercise's design): one pass, one L2 atomic per
-//      warp's key, in a table that stays in L2.
+//   4. one global table (the exercise's design): one pass, one L2 atomic per warp's key, in a
+//      table that stays in L2; only forced, since the two-level count beat it on an H100.
 // The hash paths end by sorting only the DISTINCT (key, count) pairs (distinct_table.hpp).
 // Hot keys: see add_keys.
 //
@@ -598,10 +598,9 @@ estimate_result estimate_distinct(const std::int64_t* in, std::int64_t n, table_
 // keys (a zipf-like tail is mostly keys seen once or never).
 constexpr double plan_margin = 2.0;
 
-// The automatic choice: shared tables while twice the estimate fits one block's table; one
-// global table up to this many planned keys (where it beat the two-level count on an H100);
-// the two-level count while it plans the keys in 1024 buckets; else the sort.
-constexpr std::int64_t max_global_table_keys = std::int64_t{1} << 17;
+// The automatic choice: shared tables while twice the estimate fits one block's table; the
+// two-level count while it plans the keys in 1024 buckets; else the sort. (The one global
+// table lost to the two-level count wherever the shared tables do not fit, on an H100.)
 
 // ---- Path 1's plan and memory ----
 struct shared_shape {
@@ -913,8 +912,6 @@ void count_hash_table(const std::int64_t* in, std::int64_t n, device_table<std::
       chosen = path::sort;
     } else if (planned <= static_cast<double>(shape.max_keys())) {
       chosen = path::shared_tables;
-    } else if (planned <= static_cast<double>(max_global_table_keys)) {
-      chosen = path::global_table;
     } else if (plan_two_level(n, expected).use) {
       chosen = path::two_level;
     } else {
