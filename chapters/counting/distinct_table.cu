@@ -267,9 +267,9 @@ void require_index_range(std::int64_t pairs) {
 std::size_t distinct_table_scratch_bytes(std::int64_t max_pairs) {
   const std::int64_t m = max_pairs > 0 ? max_pairs : 1;
   const auto u = static_cast<std::size_t>(m);
-  auto a16 = [](std::size_t b) { return (b + 15) / 16 * 16; };
+  using wb::piece_bytes;
   // keys in/out, index in/out, run places, then the sort's and the scan's workspaces.
-  return 3 * a16(u * 8) + 2 * a16(u * 4) + a16(u * 8) + sort::workspace_bytes(m, 8, sort_config()) +
+  return 3 * piece_bytes(u * 8) + 2 * piece_bytes(u * 4) + piece_bytes(u * 8) + sort::workspace_bytes(m, 8, sort_config()) +
          scan::workspace_bytes(m, 8, scan_config());
 }
 
@@ -311,7 +311,7 @@ void write_distinct_table(const unsigned long long* flipped_keys, const unsigned
 std::size_t sort_count_scratch_bytes(std::int64_t n) {
   const std::int64_t m = n > 0 ? n : 1;
   const std::int64_t tiles = (m + rle_tile - 1) / rle_tile;
-  auto a16 = [](std::int64_t count) { return (static_cast<std::size_t>(count) * 8 + 15) / 16 * 16; };
+  auto a16 = [](std::int64_t count) { return wb::piece_bytes(static_cast<std::size_t>(count) * 8); };
   // sorted keys; per tile: run counts, first heads, places, next heads; then the sort's and
   // the scan's workspaces.
   return a16(m) + 4 * a16(tiles) +

@@ -15,7 +15,7 @@ namespace scan {
 
 namespace {
 std::int64_t ceil_div(std::int64_t work, std::int64_t per) { return (work + per - 1) / per; }
-std::size_t aligned16(std::size_t bytes) { return (bytes + 15) / 16 * 16; }
+using wb::piece_bytes;
 }  // namespace
 
 int items_for(int stage, const config& cfg, std::size_t item_bytes) {
@@ -73,7 +73,7 @@ std::size_t workspace_bytes(std::int64_t n, std::size_t item_bytes, const config
     // Every level writes one sum per section; a level of more than one section recurses.
     for (std::int64_t m = n; m > 0;) {
       m = ceil_div(m, section);
-      bytes += aligned16(static_cast<std::size_t>(m) * item_bytes);
+      bytes += piece_bytes(static_cast<std::size_t>(m) * item_bytes);
       if (m <= 1) break;
     }
     most = std::max(most, bytes);
@@ -81,16 +81,16 @@ std::size_t workspace_bytes(std::int64_t n, std::size_t item_bytes, const config
   // Stage 5: the tile counter, one flag and one carry per tile.
   {
     const std::int64_t tiles = ceil_div(n, static_cast<std::int64_t>(cfg.block) * items_for(5, cfg, item_bytes));
-    most = std::max(most, 16 + aligned16(static_cast<std::size_t>(tiles) * 4) +
-                              aligned16(static_cast<std::size_t>(tiles) * item_bytes));
+    most = std::max(most, 16 + piece_bytes(static_cast<std::size_t>(tiles) * 4) +
+                              piece_bytes(static_cast<std::size_t>(tiles) * item_bytes));
   }
   // Stage 6: the tile counter, then per tile a status word (value packed in, 32-bit types)
   // or a status and two values (64-bit types).
   {
     const std::int64_t tiles = ceil_div(n, static_cast<std::int64_t>(cfg.block) * items_for(6, cfg, item_bytes));
     const auto t = static_cast<std::size_t>(tiles);
-    most = std::max(most, item_bytes == 4 ? 16 + aligned16(t * 8)
-                                          : 16 + aligned16(t * 4) + 2 * aligned16(t * item_bytes));
+    most = std::max(most, item_bytes == 4 ? 16 + piece_bytes(t * 8)
+                                          : 16 + piece_bytes(t * 4) + 2 * piece_bytes(t * item_bytes));
   }
   return most;
 }

@@ -89,19 +89,17 @@ struct layout {
   std::size_t end;
 };
 
-inline constexpr std::size_t align16(std::size_t bytes) { return (bytes + 15) / 16 * 16; }
-
 inline layout layout_for(std::int64_t tiles, std::int64_t portions) {
   layout l{};
   const auto t = static_cast<std::size_t>(tiles);
   l.counters = 0;
-  l.histogram = align16(sizeof(unsigned) * max_passes * static_cast<std::size_t>(portions));
-  l.status0 = l.histogram + align16(sizeof(unsigned long long) * max_passes * radix);
-  l.zeroed_end = l.status0 + align16(sizeof(unsigned) * t * radix);
+  l.histogram = wb::piece_bytes(sizeof(unsigned) * max_passes * static_cast<std::size_t>(portions));
+  l.status0 = l.histogram + wb::piece_bytes(sizeof(unsigned long long) * max_passes * radix);
+  l.zeroed_end = l.status0 + wb::piece_bytes(sizeof(unsigned) * t * radix);
   l.status1 = l.zeroed_end;
-  l.base = l.status1 + align16(sizeof(unsigned) * t * radix);
-  l.plan = l.base + align16(sizeof(std::uint64_t) * max_passes * 2 * radix);
-  l.end = l.plan + align16(sizeof(pass_plan) * max_passes);
+  l.base = l.status1 + wb::piece_bytes(sizeof(unsigned) * t * radix);
+  l.plan = l.base + wb::piece_bytes(sizeof(std::uint64_t) * max_passes * 2 * radix);
+  l.end = l.plan + wb::piece_bytes(sizeof(pass_plan) * max_passes);
   return l;
 }
 

@@ -13,7 +13,7 @@ namespace sort {
 
 namespace {
 std::int64_t ceil_div(std::int64_t work, std::int64_t per) { return (work + per - 1) / per; }
-std::size_t aligned16(std::size_t bytes) { return (bytes + 15) / 16 * 16; }
+using wb::piece_bytes;
 }  // namespace
 
 int items_for(int stage, const config& cfg) {
@@ -73,18 +73,18 @@ void validate(const config& cfg) {
 std::size_t workspace_bytes(std::int64_t n, std::size_t key_bytes, const config& cfg) {
   const auto un = static_cast<std::size_t>(n);
   // Every stage ping-pongs between the output and one more buffer of keys and values.
-  const std::size_t buffers = aligned16(un * key_bytes) + aligned16(un * 4);
+  const std::size_t buffers = piece_bytes(un * key_bytes) + piece_bytes(un * 4);
   std::size_t most = 0;
   // Stages 1-4: the bucket counts of one pass, digit-major, and the scan's workspace.
   for (const int stage : {1, 2, 3, 4}) {
     const std::int64_t blocks = ceil_div(n, static_cast<std::int64_t>(cfg.block) * items_for(stage, cfg));
     const std::int64_t counts = blocks << bits_for(stage, cfg);
-    most = std::max(most, 2 * aligned16(static_cast<std::size_t>(counts) * 8) +
+    most = std::max(most, 2 * piece_bytes(static_cast<std::size_t>(counts) * 8) +
                               scan::workspace_bytes(counts, 8, count_scan_config()));
   }
   most = std::max(most, onesweep_workspace_bytes(n, key_bytes, cfg) - buffers);
   // Stage 6: one partition per output tile of a merge pass.
-  most = std::max(most, aligned16(static_cast<std::size_t>(ceil_div(n, merge_min_tile) + 1) * 8));
+  most = std::max(most, piece_bytes(static_cast<std::size_t>(ceil_div(n, merge_min_tile) + 1) * 8));
   return buffers + most;
 }
 
@@ -101,7 +101,7 @@ std::size_t onesweep_workspace_bytes(std::int64_t n, std::size_t key_bytes, cons
   const std::int64_t tiles = ceil_div(n, tile);
   const std::int64_t portion_tiles = onesweep::portion_tiles_for(tile, cfg.portion);
   const std::int64_t portions = std::max<std::int64_t>(1, ceil_div(tiles, portion_tiles));
-  return aligned16(un * key_bytes) + aligned16(un * 4) + onesweep::layout_for(tiles, portions).end + 16;
+  return piece_bytes(un * key_bytes) + piece_bytes(un * 4) + onesweep::layout_for(tiles, portions).end + 16;
 }
 
 }  // namespace sort

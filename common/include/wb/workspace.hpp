@@ -17,6 +17,10 @@ struct workspace {
   std::size_t size = 0;
 };
 
+// The bytes a piece of `bytes` takes in a workspace: rounded up to 16, as carver::take
+// rounds. A stage's workspace size is the sum of its pieces' piece_bytes.
+constexpr std::size_t piece_bytes(std::size_t bytes) { return (bytes + 15) / 16 * 16; }
+
 // Hands out 16-byte aligned pieces of a workspace, in order; throws std::invalid_argument
 // naming the stage when the workspace is too small.
 class carver {
@@ -24,7 +28,7 @@ class carver {
   carver(const workspace& ws, const char* stage) : ws_(ws), stage_(stage) {}
   template <class U>
   U* take(std::int64_t count) {
-    const std::size_t bytes = (static_cast<std::size_t>(count) * sizeof(U) + 15) / 16 * 16;
+    const std::size_t bytes = piece_bytes(static_cast<std::size_t>(count) * sizeof(U));
     if (offset_ + bytes > ws_.size) {
       throw std::invalid_argument(std::string(stage_) + ": the workspace holds " + std::to_string(ws_.size) +
                                   " bytes, the stage needs more (allocate it with workspace_buffer for this n "
