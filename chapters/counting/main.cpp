@@ -527,8 +527,7 @@ int run_all(const options& o) {
   }
 
   report.print();
-  if (!o.common.csv.empty()) report.write_csv(o.common.csv);
-  if (!o.common.json.empty()) report.write_json(o.common.json);
+  report.write_files(o.common.csv, o.common.json);
 
   // ---- --targets: the chapter's goals, where this run measured them ----
   if (o.targets) print_goals(times, int8, n, o);

@@ -402,8 +402,7 @@ class merge_run {
     rep.add(cub_row());
 #endif
     rep.print();
-    if (!opt_.common.csv.empty()) rep.write_csv(opt_.common.csv);
-    if (!opt_.common.json.empty()) rep.write_json(opt_.common.json);
+    rep.write_files(opt_.common.csv, opt_.common.json);
     return rep.all_verified() ? 0 : 1;
   }
 

@@ -307,8 +307,7 @@ int run(const options& opt, const CLI::App& app) {
   report.print();
   for (const auto& line : printed) fmt::print("{}\n", line);
   for (const auto& line : comparisons) fmt::print("{}\n", line);
-  if (!opt.common.csv.empty()) report.write_csv(opt.common.csv);
-  if (!opt.common.json.empty()) report.write_json(opt.common.json);
+  report.write_files(opt.common.csv, opt.common.json);
   return report.all_verified() ? 0 : 1;
 }
 

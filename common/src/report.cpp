@@ -229,6 +229,11 @@ void report::write_csv(const std::string& path) const {
   if (!out) throw std::runtime_error("writing the report to '" + path + "' failed");
 }
 
+void report::write_files(const std::string& csv_path, const std::string& json_path) const {
+  if (!csv_path.empty()) write_csv(csv_path);
+  if (!json_path.empty()) write_json(json_path);
+}
+
 void report::write_json(const std::string& path) const {
   const report_row* baseline = baseline_of(rows_);
   auto out = open_for_writing(path);

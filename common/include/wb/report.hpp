@@ -35,6 +35,8 @@ class report {
   std::string to_text() const;  // what print() writes
   void write_csv(const std::string& path) const;
   void write_json(const std::string& path) const;
+  // Both, each where its path is not empty (the --csv and --json flags).
+  void write_files(const std::string& csv_path, const std::string& json_path) const;
   bool all_verified() const;  // every row that ran was verified
 
  private:
