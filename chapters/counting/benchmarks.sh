@@ -11,17 +11,12 @@ set -uo pipefail
 exe=${1:?usage: benchmarks.sh <counting executable> <output folder>}
 out=${2:?usage: benchmarks.sh <counting executable> <output folder>}
 mkdir -p "$out"
-rc=0
-run() {
-  local name=$1
-  shift
-  echo "### counting $*"
-  "$exe" "$@" --targets --csv "$out/$name.csv" --json "$out/$name.json" || rc=1
-}
-run int8_1e9                                           # every stage, 10^9 int8 in device memory
-run int8_2p30_uniform --stage 5,6 --n 2^30             # stage 6 vs cub::DeviceHistogram::HistogramEven
-run int8_2p30_onehot --stage 5,6 --n 2^30 --dist one-hot --reps 5
-run int64_2p26_few --type int64 --n 2^26 --dist few --distinct 2^20 --stage 2,7 --tune   # vs CUB sort + RLE
-run int64_2p26_distinct --type int64 --n 2^26 --dist all-distinct --distinct 2^26 --stage 7 --reps 5
-run int64_2p26_zipf --type int64 --n 2^26 --dist zipf --distinct 2^20 --stage 7 --reps 5
-exit $rc
+source "$(dirname "$0")/../../common/scripts/bench_lib.sh"
+bench_init counting "$exe" "$out" --targets
+bench_run int8_1e9                                           # every stage, 10^9 int8 in device memory
+bench_run int8_2p30_uniform --stage 5,6 --n 2^30             # stage 6 vs cub::DeviceHistogram::HistogramEven
+bench_run int8_2p30_onehot --stage 5,6 --n 2^30 --dist one-hot --reps 5
+bench_run int64_2p26_few --type int64 --n 2^26 --dist few --distinct 2^20 --stage 2,7 --tune   # vs CUB sort + RLE
+bench_run int64_2p26_distinct --type int64 --n 2^26 --dist all-distinct --distinct 2^26 --stage 7 --reps 5
+bench_run int64_2p26_zipf --type int64 --n 2^26 --dist zipf --distinct 2^20 --stage 7 --reps 5
+exit $bench_status

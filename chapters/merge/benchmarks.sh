@@ -12,22 +12,17 @@ exe=${1:?usage: benchmarks.sh <merge executable> <output folder> [--large]}
 out=${2:?usage: benchmarks.sh <merge executable> <output folder> [--large]}
 large=${3:-}
 mkdir -p "$out/sweep"
-rc=0
-run() {
-  local name=$1
-  shift
-  echo "### merge $*"
-  "$exe" "$@" --csv "$out/$name.csv" --json "$out/$name.json" || rc=1
-}
-run default                                  # m = n = 2^27 int32, uniform
-run int64 --type int64
-run key-value --key-value
-run float --type float
-run duplicates --dist duplicates
+source "$(dirname "$0")/../../common/scripts/bench_lib.sh"
+bench_init merge "$exe" "$out"
+bench_run default                                  # m = n = 2^27 int32, uniform
+bench_run int64 --type int64
+bench_run key-value --key-value
+bench_run float --type float
+bench_run duplicates --dist duplicates
 echo "### merge --sweep"
-"$exe" --sweep --csv "$out/sweep/sweep.csv" || rc=1
+"$exe" --sweep --csv "$out/sweep/sweep.csv" || bench_status=1
 if [ "$large" = "--large" ]; then
   # m + n = 2.36e9 > 2^31: the kernels' 64-bit indexing at full size
-  run large --m 1181116006 --n 1181116006 --stage 2,3,4,5,6 --reps 5
+  bench_run large --m 1181116006 --n 1181116006 --stage 2,3,4,5,6 --reps 5
 fi
-exit $rc
+exit $bench_status

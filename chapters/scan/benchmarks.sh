@@ -10,24 +10,18 @@ exe=${1:?usage: benchmarks.sh SCAN_EXE OUT_DIR}
 out=${2:?usage: benchmarks.sh SCAN_EXE OUT_DIR}
 here=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$out/sweep"
-status=0
-run() {  # run NAME ARGS...
-  local name=$1
-  shift
-  echo "== scan $*"
-  "$exe" "$@" --csv "$out/$name.csv" --json "$out/$name.json" || status=1
-  echo
-}
+source "$(dirname "$0")/../../common/scripts/bench_lib.sh"
+bench_init scan "$exe" "$out"
 # The progression table: 2^28 int32 (the default), every stage, CUB, the copy ceiling.
-run int32_2p28
-run int64_2p28 --type int64
-run float_2p28 --type float
-run int32_2p28_exclusive --exclusive
+bench_run int32_2p28
+bench_run int64_2p28 --type int64
+bench_run float_2p28 --type float
+bench_run int32_2p28_exclusive --exclusive
 # Stage 6 against CUB from 2^16 to 2^30 items (the one-block stages would take minutes).
 for p in 16 18 20 22 24 26 28 30; do
-  run "sweep/int32_2p$p" --n $((1 << p)) --stage 0,4,5,6 --reps 50
+  bench_run "sweep/int32_2p$p" --n $((1 << p)) --stage 0,4,5,6 --reps 50
 done
-python3 - "$out/sweep" <<'PY' || status=1
+python3 - "$out/sweep" <<'PY' || bench_status=1
 import csv, glob, os, sys
 d = sys.argv[1]
 rows = []
@@ -40,5 +34,5 @@ with open(os.path.join(d, "size_sweep.csv"), "w", newline="") as out:
     w.writeheader()
     w.writerows(rows)
 PY
-python3 "$here/plot_svg.py" "$out/int32_2p28.csv" "$out/sweep/size_sweep.csv" -o "$out/scan.svg" || status=1
-exit $status
+python3 "$here/plot_svg.py" "$out/int32_2p28.csv" "$out/sweep/size_sweep.csv" -o "$out/scan.svg" || bench_status=1
+exit $bench_status

@@ -11,25 +11,19 @@ exe=${1:?usage: benchmarks.sh SORT_EXE OUT_DIR}
 out=${2:?usage: benchmarks.sh SORT_EXE OUT_DIR}
 here=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$out/bits"
-status=0
-run() {  # run NAME ARGS...
-  local name=$1
-  shift
-  echo "== sort $*"
-  "$exe" "$@" --csv "$out/$name.csv" --json "$out/$name.json" || status=1
-  echo
-}
+source "$(dirname "$0")/../../common/scripts/bench_lib.sh"
+bench_init sort "$exe" "$out"
 # The progression tables: 2^28 uint32 keys (the default) and 2^26 key-value pairs.
-run uint32_2p28
-run pairs_2p26 --pairs --n $((1 << 26))
-run int32_2p28 --type int32 --stage 0,4,5,6
-run float_2p28 --type float --stage 0,4,5,6
-run int64_2p27 --type int64 --n $((1 << 27)) --stage 0,4,5,6
+bench_run uint32_2p28
+bench_run pairs_2p26 --pairs --n $((1 << 26))
+bench_run int32_2p28 --type int32 --stage 0,4,5,6
+bench_run float_2p28 --type float --stage 0,4,5,6
+bench_run int64_2p27 --type int64 --n $((1 << 27)) --stage 0,4,5,6
 # Stage 3's radix width (PMPP §13.5): passes against buckets.
 for b in 1 2 4 8; do
-  run "bits/uint32_2p28_bits$b" --stage 3,4 --bits $b --reps 5
+  bench_run "bits/uint32_2p28_bits$b" --stage 3,4 --bits $b --reps 5
 done
-python3 - "$out/bits" <<'PY' || status=1
+python3 - "$out/bits" <<'PY' || bench_status=1
 import csv, glob, os, sys
 d = sys.argv[1]
 rows = []
@@ -43,5 +37,5 @@ with open(os.path.join(d, "bits_sweep.csv"), "w", newline="") as out:
     w.writeheader()
     w.writerows(rows)
 PY
-python3 "$here/plot_svg.py" "$out/uint32_2p28.csv" "$out/pairs_2p26.csv" "$out/bits/bits_sweep.csv" -o "$out/sort.svg" || status=1
-exit $status
+python3 "$here/plot_svg.py" "$out/uint32_2p28.csv" "$out/pairs_2p26.csv" "$out/bits/bits_sweep.csv" -o "$out/sort.svg" || bench_status=1
+exit $bench_status
