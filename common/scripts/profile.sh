@@ -94,6 +94,7 @@ stage_args() {  # stage_args CHAPTER STAGE
         *) echo "--n 268435456" ;;                      # 2^28 int8 = 256 MB
       esac ;;
     scan) echo "--n 67108864" ;;                        # 256 MB of int32
+    sort) echo "--n 16777216" ;;                        # 64 MB of uint32; stage 1 alone launches ~100 kernels
     *) echo "" ;;                                       # the chapter's own default size
   esac
 }
