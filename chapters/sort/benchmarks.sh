@@ -31,10 +31,10 @@ rows = []
 for f in sorted(glob.glob(os.path.join(d, "uint32_2p26_bits*.csv"))):
     bits = f.rsplit("bits", 1)[1].split(".")[0]
     for r in csv.DictReader(open(f)):
-        rows.append({"bits": bits, "stage": r["stage"], "median_ms": r["median_ms"], "gb_per_s": r["gb_per_s"],
+        rows.append({"bits": bits, "items": r["items"], "stage": r["stage"], "median_ms": r["median_ms"], "gb_per_s": r["gb_per_s"],
                      "pct_of_copy": r["pct_of_copy"], "verified": r["verified"]})
 with open(os.path.join(d, "bits_sweep.csv"), "w", newline="") as out:
-    w = csv.DictWriter(out, fieldnames=["bits", "stage", "median_ms", "gb_per_s", "pct_of_copy", "verified"])
+    w = csv.DictWriter(out, fieldnames=["bits", "items", "stage", "median_ms", "gb_per_s", "pct_of_copy", "verified"])
     w.writeheader()
     w.writerows(rows)
 PY
