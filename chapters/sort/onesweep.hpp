@@ -21,8 +21,18 @@ enum class peer_method : int {
 
 // A tile: Block threads (a multiple of 32, at least one thread per digit), each holding
 // Items keys in registers; MinBlocks: blocks an SM must hold at once (bounds the registers a
-// thread may use).
-template <int Block, int Items, peer_method Peers, int MinBlocks>
+// thread may use). The last three say how a pass does its work (the experiment
+// chapters/sort/experiments/onesweep_variants.cu compares them):
+//   Window:        predecessors the look-back reads at once;
+//   ByteDigits:    a 32-bit key's digit by one byte permute (its byte `shift / 8`) instead of
+//                  a shift and a mask;
+//   BucketPointers: the write-out keeps, per digit, a pointer to where slot 0 of the tile
+//                  would go, so a key's address is one add (not a 64-bit index, then an address);
+//   DirectStaging: the staging area lies beside the warps' slot counters instead of over
+//                  them, so each key is staged as soon as it is ranked and (keys only) its
+//                  slot needs no register.
+template <int Block, int Items, peer_method Peers, int MinBlocks, int Window = 4, bool ByteDigits = true,
+          bool BucketPointers = true, bool DirectStaging = false>
 struct shape {
   static constexpr int block = Block;
   static constexpr int items = Items;
@@ -30,6 +40,10 @@ struct shape {
   static constexpr int warps = Block / 32;
   static constexpr int tile = Block * Items;
   static constexpr peer_method peers = Peers;
+  static constexpr int window = Window;
+  static constexpr bool byte_digits = ByteDigits;
+  static constexpr bool bucket_pointers = BucketPointers;
+  static constexpr bool direct_staging = DirectStaging;
   static_assert(Block % 32 == 0 && Block >= radix, "one thread per digit");
 };
 

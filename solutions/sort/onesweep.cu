@@ -154,6 +154,8 @@ struct pass_shared {
   unsigned tile_count[radix];    // the tile's keys of digit d
   unsigned tile_start[radix];    // where they start in the tile
   long long global_base[radix];  // the key in staging slot j with digit d goes to global_base[d] + j
+  void* key_bucket[radix];        // (bucket pointers) &dst_keys[global_base[d]]
+  void* value_bucket[radix];      // (bucket pointers, values) &dst_values[global_base[d]]
 };
 
 // One tile of a pass (Full: all Shape::tile keys present, so no bounds checks).
@@ -166,12 +168,20 @@ __device__ __forceinline__ void sort_tile(const pass_args& a, pass_shared& sh, s
   constexpr int tile_keys = Shape::tile;
   const K* src_keys = static_cast<const K*>(sh.plan.src_keys);
   unsigned* warp_slot = wb::dynamic_shared<unsigned>();  // [warp][digit]: the warp's count, then its next slot
-  U* staging = wb::dynamic_shared<U>();                  // the tile in digit order (after the ranking)
+  // The tile in digit order: over the counters once every key is ranked, or beside them.
+  U* staging = Shape::direct_staging ? reinterpret_cast<U*>(warp_slot + warps * radix) : wb::dynamic_shared<U>();
   const int tid = static_cast<int>(threadIdx.x);
   const int lane = tid & 31;
   const int warp = tid >> 5;
   const std::int64_t tile_begin = a.portion_begin + tile * tile_keys;
-  auto digit = [&](U bits) { return digit_of(bits, a.shift, onesweep_bits); };
+  const unsigned byte_selector = static_cast<unsigned>(a.shift >> 3) | 0x4440u;  // that byte, zeros above
+  auto digit = [&](U bits) {
+    if constexpr (Shape::byte_digits && sizeof(U) == 4) {
+      return __byte_perm(static_cast<unsigned>(bits), 0u, byte_selector);
+    } else {
+      return digit_of(bits, a.shift, onesweep_bits);
+    }
+  };
 
   // Warp w holds the tile's keys [w * 32 * items, (w + 1) * 32 * items), lane l the ones at
   // 32 s + l: coalesced loads, and (warp, step, lane) order is input order. Past the end
@@ -218,7 +228,8 @@ __device__ __forceinline__ void sort_tile(const pass_args& a, pass_shared& sh, s
 
   // Rank within the warp, step by step: the lanes with the same digit in one step take
   // consecutive slots, in lane order; the highest of them moves the warp's next slot on.
-  unsigned slot[items];
+  constexpr bool keep_slots = Pairs || !Shape::direct_staging;  // values are staged later, by the same slots
+  unsigned slot[items];  // (keep_slots) where each key went; otherwise unused and optimized away
   unsigned* my_slot = warp_slot + warp * radix;
   const unsigned lanes_up_to_me = 0xffffffffu >> (31 - lane);
   unsigned previous = 0;
@@ -240,26 +251,37 @@ __device__ __forceinline__ void sort_tile(const pass_args& a, pass_shared& sh, s
     unsigned first = 0;
     if (lane == leader) first = atomicAdd(&my_slot[d], static_cast<unsigned>(__popc(peers)));
     first = __shfl_sync(all_lanes, first, leader);
-    slot[s] = first + up_to_me - 1u;
+    const unsigned my_slot_now = first + up_to_me - 1u;
+    if constexpr (keep_slots) slot[s] = my_slot_now;
+    if constexpr (Shape::direct_staging) {
+      if (present(s)) staging[my_slot_now] = key[s];
+    }
     previous = first;
   }
-  __syncthreads();  // every slot taken before staging overwrites the counters
-
-  // Stage the tile in digit order (then write it out slot by slot: neighbouring threads hold
-  // neighbouring keys of one bucket, so the stores coalesce).
+  if constexpr (!Shape::direct_staging) {
+    __syncthreads();  // every slot taken before staging overwrites the counters
+    // Stage the tile in digit order (then write it out slot by slot: neighbouring threads
+    // hold neighbouring keys of one bucket, so the stores coalesce).
 #pragma unroll
-  for (int s = 0; s < items; ++s) {
-    if (present(s)) staging[slot[s]] = key[s];
+    for (int s = 0; s < items; ++s) {
+      if (present(s)) staging[slot[s]] = key[s];
+    }
   }
 
   // Thread d: digit d's keys in all earlier tiles of this portion (the look-back), hence
   // where the tile's run of digit d goes in the output.
   if (tid < radix) {
     const unsigned tile_count = sh.tile_count[tid];
-    const unsigned before = scan::WB_TRACK::tile_counter_exclusive_prefix<4>(status(), tile, tid, tile_count);
+    const unsigned before =
+        scan::WB_TRACK::tile_counter_exclusive_prefix<Shape::window>(status(), tile, tid, tile_count);
     const std::uint64_t start = a.base_in[tid] + before;
     if (tile == a.portion_tiles - 1) a.base_out[tid] = start + tile_count;  // the next portion starts here
-    sh.global_base[tid] = static_cast<long long>(start) - static_cast<long long>(sh.tile_start[tid]);
+    const long long global_base = static_cast<long long>(start) - static_cast<long long>(sh.tile_start[tid]);
+    sh.global_base[tid] = global_base;
+    if constexpr (Shape::bucket_pointers) {
+      sh.key_bucket[tid] = static_cast<K*>(sh.plan.dst_keys) + global_base;
+      if constexpr (Pairs) sh.value_bucket[tid] = sh.plan.dst_values + global_base;
+    }
     // The next sorting pass's status array: the last one's words, cleared row by row.
     unsigned* const next_status = sh.plan.status_array == 0 ? a.status[1] : a.status[0];
     next_status[(a.first_tile + tile) * radix + tid] = 0;
@@ -274,7 +296,11 @@ __device__ __forceinline__ void sort_tile(const pass_args& a, pass_shared& sh, s
       const U bits = staging[j];
       const unsigned d = digit(bits);
       if constexpr (Pairs) out_digit[k] = d;
-      dst_keys[sh.global_base[d] + j] = key_bits<K>::from_bits(bits);
+      if constexpr (Shape::bucket_pointers) {
+        static_cast<K*>(sh.key_bucket[d])[j] = key_bits<K>::from_bits(bits);
+      } else {
+        dst_keys[sh.global_base[d] + j] = key_bits<K>::from_bits(bits);
+      }
     }
   }
   if constexpr (Pairs) {
@@ -284,7 +310,7 @@ __device__ __forceinline__ void sort_tile(const pass_args& a, pass_shared& sh, s
     for (int s = 0; s < items; ++s) {
       if (present(s)) value[s] = sh.plan.src_values[tile_begin + warp_first + 32 * s];
     }
-    auto* staging_values = wb::dynamic_shared<std::uint32_t>();
+    auto* staging_values = reinterpret_cast<std::uint32_t*>(staging);
     __syncthreads();  // every key is read out before the values overwrite the staging area
 #pragma unroll
     for (int s = 0; s < items; ++s) {
@@ -294,7 +320,13 @@ __device__ __forceinline__ void sort_tile(const pass_args& a, pass_shared& sh, s
 #pragma unroll
     for (int k = 0; k < items; ++k) {
       const int j = k * block + tid;
-      if (Full || j < valid) sh.plan.dst_values[sh.global_base[out_digit[k]] + j] = staging_values[j];
+      if (Full || j < valid) {
+        if constexpr (Shape::bucket_pointers) {
+          static_cast<std::uint32_t*>(sh.value_bucket[out_digit[k]])[j] = staging_values[j];
+        } else {
+          sh.plan.dst_values[sh.global_base[out_digit[k]] + j] = staging_values[j];
+        }
+      }
     }
   }
 }
