@@ -17,6 +17,7 @@ inline constexpr int max_passes = 8;              // 64-bit keys
 enum class peer_method : int {
   match_any = 0,  // __match_any_sync on the digit: one instruction, but slower on an H100
   ballots = 1,    // 8 ballots, one per digit bit, and-ed together (the stage uses these)
+  shared_or = 2,  // each lane ors its bit into the warp's mask of its digit in shared memory
 };
 
 // A tile: Block threads (a multiple of 32, at least one thread per digit), each holding
@@ -44,6 +45,9 @@ struct shape {
   static constexpr bool byte_digits = ByteDigits;
   static constexpr bool bucket_pointers = BucketPointers;
   static constexpr bool direct_staging = DirectStaging;
+  // Shared words before the staging area (direct staging) or under it: each warp's 256
+  // slot counters, and (shared_or) its 256 lane masks.
+  static constexpr int counter_words = (Peers == peer_method::shared_or ? 2 : 1) * (Block / 32) * radix;
   static_assert(Block % 32 == 0 && Block >= radix, "one thread per digit");
 };
 

@@ -40,7 +40,7 @@ void run(const K* keys_in, K* keys_out, const std::uint32_t* values_in, std::uin
              n, base, plan, static_cast<const void*>(keys_in), static_cast<void*>(keys_out),
              static_cast<void*>(other_keys), values_in, Pairs ? values_out : nullptr,
              Pairs ? other_values : nullptr);
-  const std::size_t counters_bytes = sizeof(unsigned) * Shape::warps * radix;
+  const std::size_t counters_bytes = sizeof(unsigned) * Shape::counter_words;
   const std::size_t staging_bytes = sizeof(bits_of<K>) * static_cast<std::size_t>(tile);
   const std::size_t shared =
       Shape::direct_staging ? counters_bytes + staging_bytes : std::max(staging_bytes, counters_bytes);

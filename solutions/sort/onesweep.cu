@@ -169,7 +169,7 @@ __device__ __forceinline__ void sort_tile(const pass_args& a, pass_shared& sh, s
   const K* src_keys = static_cast<const K*>(sh.plan.src_keys);
   unsigned* warp_slot = wb::dynamic_shared<unsigned>();  // [warp][digit]: the warp's count, then its next slot
   // The tile in digit order: over the counters once every key is ranked, or beside them.
-  U* staging = Shape::direct_staging ? reinterpret_cast<U*>(warp_slot + warps * radix) : wb::dynamic_shared<U>();
+  U* staging = Shape::direct_staging ? reinterpret_cast<U*>(warp_slot + Shape::counter_words) : wb::dynamic_shared<U>();
   const int tid = static_cast<int>(threadIdx.x);
   const int lane = tid & 31;
   const int warp = tid >> 5;
@@ -245,12 +245,25 @@ __device__ __forceinline__ void sort_tile(const pass_args& a, pass_shared& sh, s
 #else
     (void)previous;
 #endif
-    const unsigned peers = same_digit_lanes<Shape::peers>(d);
+    unsigned peers;
+    unsigned* const my_mask = warp_slot + (warps + warp) * radix + d;  // (shared_or)
+    if constexpr (Shape::peers == peer_method::shared_or) {
+      atomicOr(my_mask, 1u << lane);
+      __syncwarp();
+      peers = *static_cast<volatile unsigned*>(my_mask);
+    } else {
+      peers = same_digit_lanes<Shape::peers>(d);
+    }
     const int leader = 31 - __clz(static_cast<int>(peers));
     const unsigned up_to_me = static_cast<unsigned>(__popc(peers & lanes_up_to_me));
     unsigned first = 0;
     if (lane == leader) first = atomicAdd(&my_slot[d], static_cast<unsigned>(__popc(peers)));
     first = __shfl_sync(all_lanes, first, leader);
+    if constexpr (Shape::peers == peer_method::shared_or) {
+      // Every lane has read its mask (the shuffle waited for all of them): clear it for the next step.
+      if (lane == leader) *my_mask = 0;
+      __syncwarp();
+    }
     const unsigned my_slot_now = first + up_to_me - 1u;
     if constexpr (keep_slots) slot[s] = my_slot_now;
     if constexpr (Shape::direct_staging) {
@@ -360,7 +373,7 @@ __global__ void __launch_bounds__(Shape::block, Shape::min_blocks) onesweep_pass
     sh.tile_number = atomicAdd(a.tile_counter, 1u);
     sh.plan = *a.plan;
   }
-  for (int i = tid; i < Shape::warps * radix; i += block) warp_slot[i] = 0;
+  for (int i = tid; i < Shape::counter_words; i += block) warp_slot[i] = 0;
   __syncthreads();
   const std::int64_t tile = sh.tile_number;
   const std::int64_t left = a.n - (a.portion_begin + tile * tile_keys);

@@ -30,6 +30,7 @@ namespace {
 using namespace sort;
 using onesweep::peer_method;
 constexpr auto votes = peer_method::ballots;
+constexpr auto ored = peer_method::shared_or;
 
 template <class K, bool Pairs>
 using runner = void (*)(const K*, K*, const std::uint32_t*, std::uint32_t*, std::int64_t, const workspace&,
@@ -81,6 +82,11 @@ std::vector<variant<K, Pairs>> variants() {
         {"512x20/3 direct", run_shape<K, Pairs, onesweep::shape<512, 20, votes, 3, 4, true, true, true>>},
         {"256x20/6 direct", run_shape<K, Pairs, onesweep::shape<256, 20, votes, 6, 4, true, true, true>>},
         {"384x16/4 direct w1", run_shape<K, Pairs, onesweep::shape<384, 16, votes, 4, 1, true, true, true>>},
+        {"384x16/3 or", run_shape<K, Pairs, onesweep::shape<384, 16, ored, 3, 4, true, true>>},
+        {"384x16/3 direct or", run_shape<K, Pairs, onesweep::shape<384, 16, ored, 3, 4, true, true, true>>},
+        {"384x16/4 direct or", run_shape<K, Pairs, onesweep::shape<384, 16, ored, 4, 4, true, true, true>>},
+        {"384x20/3 direct or", run_shape<K, Pairs, onesweep::shape<384, 20, ored, 3, 4, true, true, true>>},
+        {"384x24/3 direct or", run_shape<K, Pairs, onesweep::shape<384, 24, ored, 3, 4, true, true, true>>},
     };
   } else if constexpr (sizeof(K) == 4) {
     return {
@@ -91,6 +97,7 @@ std::vector<variant<K, Pairs>> variants() {
         {"384x20/3", run_shape<K, Pairs, onesweep::shape<384, 20, votes, 3, 4, true, true>>},
         {"384x23/2 direct", run_shape<K, Pairs, onesweep::shape<384, 23, votes, 2, 4, true, true, true>>},
         {"384x16/3 direct", run_shape<K, Pairs, onesweep::shape<384, 16, votes, 3, 4, true, true, true>>},
+        {"384x23/2 or", run_shape<K, Pairs, onesweep::shape<384, 23, ored, 2, 4, true, true>>},
     };
   } else if constexpr (!Pairs) {
     return {
@@ -100,6 +107,7 @@ std::vector<variant<K, Pairs>> variants() {
         {"512x12/2 direct", run_shape<K, Pairs, onesweep::shape<512, 12, votes, 2, 4, true, true, true>>},
         {"384x16/3 direct", run_shape<K, Pairs, onesweep::shape<384, 16, votes, 3, 4, true, true, true>>},
         {"512x16/2 direct", run_shape<K, Pairs, onesweep::shape<512, 16, votes, 2, 4, true, true, true>>},
+        {"512x12/2 or", run_shape<K, Pairs, onesweep::shape<512, 12, ored, 2, 4, true, true>>},
     };
   } else {
     return {
