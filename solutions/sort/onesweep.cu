@@ -33,8 +33,9 @@ constexpr int histogram_items = 8;  // keys a thread loads at once: several load
 
 // Exclusive sum over the block of one value per thread of the first `radix` threads (the
 // others pass 0 and get garbage). Every thread of the block calls it. warp_totals: radix / 32
-// entries of shared memory.
-template <class T>
+// entries of shared memory; Reused: the caller calls it again (so it waits until every thread
+// has read them).
+template <bool Reused, class T>
 __device__ T digit_exclusive_sum(T x, T* warp_totals) {
   const int lane = static_cast<int>(threadIdx.x) & 31;
   const int warp = static_cast<int>(threadIdx.x) >> 5;
@@ -50,7 +51,7 @@ __device__ T digit_exclusive_sum(T x, T* warp_totals) {
   if (warp < radix / 32) {
     for (int w = 0; w < warp; ++w) before += warp_totals[w];
   }
-  __syncthreads();  // warp_totals may be reused at once
+  if constexpr (Reused) __syncthreads();  // warp_totals may be overwritten at once
   return before + inclusive - x;
 }
 
@@ -118,7 +119,7 @@ __global__ void __launch_bounds__(radix)
   const int d = static_cast<int>(threadIdx.x);
   for (int p = 0; p < passes; ++p) {
     const unsigned long long count = histogram[p * radix + d];
-    base[(p * 2) * radix + d] = digit_exclusive_sum(count, warp_totals);
+    base[(p * 2) * radix + d] = digit_exclusive_sum<true>(count, warp_totals);
     const int one_bucket = __syncthreads_or(count == static_cast<unsigned long long>(n));
     if (d == 0) sorts[p] = !one_bucket;
   }
@@ -218,7 +219,7 @@ __device__ __forceinline__ void sort_tile(const pass_args& a, pass_shared& sh, s
     status().publish(tile, tid, tile == 0 ? scan::WB_TRACK::tile_inclusive : scan::WB_TRACK::tile_partial, count);
     sh.tile_count[tid] = count;
   }
-  const unsigned start_in_tile = digit_exclusive_sum(count, sh.warp_totals);  // where digit d starts in the tile
+  const unsigned start_in_tile = digit_exclusive_sum<false>(count, sh.warp_totals);  // where digit d starts in the tile
   if (tid < radix) {
     sh.tile_start[tid] = start_in_tile;
 #pragma unroll

@@ -49,73 +49,72 @@ void run_shape(const K* keys_in, K* keys_out, const std::uint32_t* values_in, st
 }
 
 // shape<block, items, peers, min blocks an SM, look-back window, byte digits, bucket pointers>
+#define SHAPE(name, ...) {name, run_shape<K, Pairs, onesweep::shape<__VA_ARGS__>>}
 template <class K, bool Pairs>
 std::vector<variant<K, Pairs>> variants() {
-  using S = onesweep::peer_method;
-  (void)S{};
   if constexpr (sizeof(K) == 4 && !Pairs) {
     return {
-        {"384x16/3 plain", run_shape<K, Pairs, onesweep::shape<384, 16, votes, 3, 4, false, false>>},
-        {"384x16/3", run_shape<K, Pairs, onesweep::shape<384, 16, votes, 3, 4, true, true>>},
-        {"384x16/3 w1", run_shape<K, Pairs, onesweep::shape<384, 16, votes, 3, 1, true, true>>},
-        {"384x16/3 w8", run_shape<K, Pairs, onesweep::shape<384, 16, votes, 3, 8, true, true>>},
-        {"384x16/3 bytes", run_shape<K, Pairs, onesweep::shape<384, 16, votes, 3, 4, true, false>>},
-        {"384x16/3 ptrs", run_shape<K, Pairs, onesweep::shape<384, 16, votes, 3, 4, false, true>>},
-        {"384x17/3", run_shape<K, Pairs, onesweep::shape<384, 17, votes, 3, 4, true, true>>},
-        {"384x18/3", run_shape<K, Pairs, onesweep::shape<384, 18, votes, 3, 4, true, true>>},
-        {"384x19/3", run_shape<K, Pairs, onesweep::shape<384, 19, votes, 3, 4, true, true>>},
-        {"384x20/3", run_shape<K, Pairs, onesweep::shape<384, 20, votes, 3, 4, true, true>>},
-        {"384x20/3 w1", run_shape<K, Pairs, onesweep::shape<384, 20, votes, 3, 1, true, true>>},
-        {"256x20/4", run_shape<K, Pairs, onesweep::shape<256, 20, votes, 4, 4, true, true>>},
-        {"512x14/2", run_shape<K, Pairs, onesweep::shape<512, 14, votes, 2, 4, true, true>>},
-        {"384x22/2", run_shape<K, Pairs, onesweep::shape<384, 22, votes, 2, 4, true, true>>},
-        {"384x16/3 direct", run_shape<K, Pairs, onesweep::shape<384, 16, votes, 3, 4, true, true, true>>},
-        {"384x18/3 direct", run_shape<K, Pairs, onesweep::shape<384, 18, votes, 3, 4, true, true, true>>},
-        {"384x20/3 direct", run_shape<K, Pairs, onesweep::shape<384, 20, votes, 3, 4, true, true, true>>},
-        {"384x22/3 direct", run_shape<K, Pairs, onesweep::shape<384, 22, votes, 3, 4, true, true, true>>},
-        {"384x24/3 direct", run_shape<K, Pairs, onesweep::shape<384, 24, votes, 3, 4, true, true, true>>},
-        {"384x16/4 direct", run_shape<K, Pairs, onesweep::shape<384, 16, votes, 4, 4, true, true, true>>},
-        {"512x16/3 direct", run_shape<K, Pairs, onesweep::shape<512, 16, votes, 3, 4, true, true, true>>},
-        {"256x24/4 direct", run_shape<K, Pairs, onesweep::shape<256, 24, votes, 4, 4, true, true, true>>},
-        {"384x18/4 direct", run_shape<K, Pairs, onesweep::shape<384, 18, votes, 4, 4, true, true, true>>},
-        {"384x20/4 direct", run_shape<K, Pairs, onesweep::shape<384, 20, votes, 4, 4, true, true, true>>},
-        {"512x20/3 direct", run_shape<K, Pairs, onesweep::shape<512, 20, votes, 3, 4, true, true, true>>},
-        {"256x20/6 direct", run_shape<K, Pairs, onesweep::shape<256, 20, votes, 6, 4, true, true, true>>},
-        {"384x16/4 direct w1", run_shape<K, Pairs, onesweep::shape<384, 16, votes, 4, 1, true, true, true>>},
-        {"384x16/3 or", run_shape<K, Pairs, onesweep::shape<384, 16, ored, 3, 4, true, true>>},
-        {"384x16/3 direct or", run_shape<K, Pairs, onesweep::shape<384, 16, ored, 3, 4, true, true, true>>},
-        {"384x16/4 direct or", run_shape<K, Pairs, onesweep::shape<384, 16, ored, 4, 4, true, true, true>>},
-        {"384x20/3 direct or", run_shape<K, Pairs, onesweep::shape<384, 20, ored, 3, 4, true, true, true>>},
-        {"384x24/3 direct or", run_shape<K, Pairs, onesweep::shape<384, 24, ored, 3, 4, true, true, true>>},
+        SHAPE("384x16/3 plain", 384, 16, votes, 3, 4, false, false),
+        SHAPE("384x16/3 direct", 384, 16, votes, 3, 4, true, true, true),
+        SHAPE("384x16/4 direct", 384, 16, votes, 4, 4, true, true, true),
+        SHAPE("512x16/3 direct", 512, 16, votes, 3, 4, true, true, true),
+        SHAPE("384x20/3 direct", 384, 20, votes, 3, 4, true, true, true),
+        SHAPE("384x24/3 direct", 384, 24, votes, 3, 4, true, true, true),
+        SHAPE("384x24/3 direct w8", 384, 24, votes, 3, 8, true, true, true),
+        SHAPE("384x24/3 direct w2", 384, 24, votes, 3, 2, true, true, true),
+        SHAPE("384x26/3 direct", 384, 26, votes, 3, 4, true, true, true),
+        SHAPE("384x28/3 direct", 384, 28, votes, 3, 4, true, true, true),
+        SHAPE("384x30/3 direct", 384, 30, votes, 3, 4, true, true, true),
+        SHAPE("384x32/3 direct", 384, 32, votes, 3, 4, true, true, true),
+        SHAPE("384x36/3 direct", 384, 36, votes, 3, 4, true, true, true),
+        SHAPE("320x28/3 direct", 320, 28, votes, 3, 4, true, true, true),
+        SHAPE("256x28/4 direct", 256, 28, votes, 4, 4, true, true, true),
+        SHAPE("256x32/4 direct", 256, 32, votes, 4, 4, true, true, true),
+        SHAPE("512x24/2 direct", 512, 24, votes, 2, 4, true, true, true),
+        SHAPE("384x16/3 or", 384, 16, ored, 3, 4, true, true),
+        SHAPE("384x16/4 direct or", 384, 16, ored, 4, 4, true, true, true),
+        SHAPE("384x24/3 direct or", 384, 24, ored, 3, 4, true, true, true),
+        SHAPE("384x28/3 direct or", 384, 28, ored, 3, 4, true, true, true),
+        SHAPE("384x32/3 direct or", 384, 32, ored, 3, 4, true, true, true),
+        SHAPE("256x32/4 direct or", 256, 32, ored, 4, 4, true, true, true),
     };
   } else if constexpr (sizeof(K) == 4) {
     return {
-        {"384x23/2 plain", run_shape<K, Pairs, onesweep::shape<384, 23, votes, 2, 4, false, false>>},
-        {"384x23/2", run_shape<K, Pairs, onesweep::shape<384, 23, votes, 2, 4, true, true>>},
-        {"384x16/3", run_shape<K, Pairs, onesweep::shape<384, 16, votes, 3, 4, true, true>>},
-        {"384x18/3", run_shape<K, Pairs, onesweep::shape<384, 18, votes, 3, 4, true, true>>},
-        {"384x20/3", run_shape<K, Pairs, onesweep::shape<384, 20, votes, 3, 4, true, true>>},
-        {"384x23/2 direct", run_shape<K, Pairs, onesweep::shape<384, 23, votes, 2, 4, true, true, true>>},
-        {"384x16/3 direct", run_shape<K, Pairs, onesweep::shape<384, 16, votes, 3, 4, true, true, true>>},
-        {"384x23/2 or", run_shape<K, Pairs, onesweep::shape<384, 23, ored, 2, 4, true, true>>},
+        SHAPE("384x23/2 plain", 384, 23, votes, 2, 4, false, false),
+        SHAPE("384x23/2 bytes", 384, 23, votes, 2, 4, true, false),
+        SHAPE("384x20/2 bytes", 384, 20, votes, 2, 4, true, false),
+        SHAPE("384x26/2 bytes", 384, 26, votes, 2, 4, true, false),
+        SHAPE("384x28/2 bytes", 384, 28, votes, 2, 4, true, false),
+        SHAPE("512x16/2 bytes", 512, 16, votes, 2, 4, true, false),
+        SHAPE("256x24/3 bytes", 256, 24, votes, 3, 4, true, false),
+        SHAPE("384x23/2 bytes or", 384, 23, ored, 2, 4, true, false),
+        SHAPE("384x28/2 bytes or", 384, 28, ored, 2, 4, true, false),
     };
   } else if constexpr (!Pairs) {
     return {
-        {"512x12/2 plain", run_shape<K, Pairs, onesweep::shape<512, 12, votes, 2, 4, false, false>>},
-        {"512x12/2", run_shape<K, Pairs, onesweep::shape<512, 12, votes, 2, 4, true, true>>},
-        {"384x16/2", run_shape<K, Pairs, onesweep::shape<384, 16, votes, 2, 4, true, true>>},
-        {"512x12/2 direct", run_shape<K, Pairs, onesweep::shape<512, 12, votes, 2, 4, true, true, true>>},
-        {"384x16/3 direct", run_shape<K, Pairs, onesweep::shape<384, 16, votes, 3, 4, true, true, true>>},
-        {"512x16/2 direct", run_shape<K, Pairs, onesweep::shape<512, 16, votes, 2, 4, true, true, true>>},
-        {"512x12/2 or", run_shape<K, Pairs, onesweep::shape<512, 12, ored, 2, 4, true, true>>},
+        SHAPE("512x12/2 plain", 512, 12, votes, 2, 4, false, false),
+        SHAPE("384x16/2", 384, 16, votes, 2, 4, true, true),
+        SHAPE("384x16/2 direct", 384, 16, votes, 2, 4, true, true, true),
+        SHAPE("384x18/2 direct", 384, 18, votes, 2, 4, true, true, true),
+        SHAPE("384x20/2 direct", 384, 20, votes, 2, 4, true, true, true),
+        SHAPE("384x24/2 direct", 384, 24, votes, 2, 4, true, true, true),
+        SHAPE("256x24/3 direct", 256, 24, votes, 3, 4, true, true, true),
+        SHAPE("384x20/2", 384, 20, votes, 2, 4, true, true),
+        SHAPE("384x16/2 or", 384, 16, ored, 2, 4, true, true),
+        SHAPE("384x20/2 direct or", 384, 20, ored, 2, 4, true, true, true),
     };
   } else {
     return {
-        {"384x16/2 plain", run_shape<K, Pairs, onesweep::shape<384, 16, votes, 2, 4, false, false>>},
-        {"384x16/2", run_shape<K, Pairs, onesweep::shape<384, 16, votes, 2, 4, true, true>>},
+        SHAPE("384x16/2 plain", 384, 16, votes, 2, 4, false, false),
+        SHAPE("384x18/2 plain", 384, 18, votes, 2, 4, false, false),
+        SHAPE("384x20/2 plain", 384, 20, votes, 2, 4, false, false),
+        SHAPE("256x20/3 plain", 256, 20, votes, 3, 4, false, false),
+        SHAPE("384x12/3 plain", 384, 12, votes, 3, 4, false, false),
+        SHAPE("384x16/2 or", 384, 16, ored, 2, 4, false, false),
     };
   }
 }
+#undef SHAPE
 
 template <class K, bool Pairs>
 int run(std::int64_t n, int dist, int reps, const std::string& type, const std::vector<std::string>& only) {
