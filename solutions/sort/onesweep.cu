@@ -287,7 +287,7 @@ __device__ __forceinline__ void sort_tile(const pass_args& a, pass_shared& sh, s
   if (tid < radix) {
     const unsigned tile_count = sh.tile_count[tid];
     const unsigned before =
-        scan::WB_TRACK::tile_counter_exclusive_prefix<Shape::window>(status(), tile, tid, tile_count);
+        scan::WB_TRACK::tile_counter_exclusive_prefix<4>(status(), tile, tid, tile_count);
     const std::uint64_t start = a.base_in[tid] + before;
     if (tile == a.portion_tiles - 1) a.base_out[tid] = start + tile_count;  // the next portion starts here
     const long long global_base = static_cast<long long>(start) - static_cast<long long>(sh.tile_start[tid]);

@@ -31,6 +31,8 @@ using namespace sort;
 using onesweep::peer_method;
 constexpr auto votes = peer_method::ballots;
 constexpr auto ored = peer_method::shared_or;
+constexpr auto over = onesweep::staging::over_counters;
+constexpr auto beside = onesweep::staging::beside_counters;
 
 template <class K, bool Pairs>
 using runner = void (*)(const K*, K*, const std::uint32_t*, std::uint32_t*, std::int64_t, const workspace&,
@@ -48,69 +50,59 @@ void run_shape(const K* keys_in, K* keys_out, const std::uint32_t* values_in, st
   solution::onesweep_host::run<K, Pairs, Shape>(keys_in, keys_out, values_in, values_out, n, ws, cfg);
 }
 
-// shape<block, items, peers, min blocks an SM, look-back window, byte digits, bucket pointers>
+// shape<block, items, peers, min blocks an SM, staging, byte digits, bucket pointers>
+// (onesweep.hpp). Names: block x items / min blocks, "or": shared_or peers (else ballots),
+// "beside": staging beside the counters (else over them), "plain": neither byte digits nor
+// bucket pointers (else both).
 #define SHAPE(name, ...) {name, run_shape<K, Pairs, onesweep::shape<__VA_ARGS__>>}
 template <class K, bool Pairs>
 std::vector<variant<K, Pairs>> variants() {
   if constexpr (sizeof(K) == 4 && !Pairs) {
     return {
-        SHAPE("384x16/3 plain", 384, 16, votes, 3, 4, false, false),
-        SHAPE("384x16/3 direct", 384, 16, votes, 3, 4, true, true, true),
-        SHAPE("384x16/4 direct", 384, 16, votes, 4, 4, true, true, true),
-        SHAPE("512x16/3 direct", 512, 16, votes, 3, 4, true, true, true),
-        SHAPE("384x20/3 direct", 384, 20, votes, 3, 4, true, true, true),
-        SHAPE("384x24/3 direct", 384, 24, votes, 3, 4, true, true, true),
-        SHAPE("384x24/3 direct w8", 384, 24, votes, 3, 8, true, true, true),
-        SHAPE("384x24/3 direct w2", 384, 24, votes, 3, 2, true, true, true),
-        SHAPE("384x26/3 direct", 384, 26, votes, 3, 4, true, true, true),
-        SHAPE("384x28/3 direct", 384, 28, votes, 3, 4, true, true, true),
-        SHAPE("384x30/3 direct", 384, 30, votes, 3, 4, true, true, true),
-        SHAPE("384x32/3 direct", 384, 32, votes, 3, 4, true, true, true),
-        SHAPE("384x36/3 direct", 384, 36, votes, 3, 4, true, true, true),
-        SHAPE("320x28/3 direct", 320, 28, votes, 3, 4, true, true, true),
-        SHAPE("256x28/4 direct", 256, 28, votes, 4, 4, true, true, true),
-        SHAPE("256x32/4 direct", 256, 32, votes, 4, 4, true, true, true),
-        SHAPE("512x24/2 direct", 512, 24, votes, 2, 4, true, true, true),
-        SHAPE("384x16/3 or", 384, 16, ored, 3, 4, true, true),
-        SHAPE("384x16/4 direct or", 384, 16, ored, 4, 4, true, true, true),
-        SHAPE("384x24/3 direct or", 384, 24, ored, 3, 4, true, true, true),
-        SHAPE("384x28/3 direct or", 384, 28, ored, 3, 4, true, true, true),
-        SHAPE("384x32/3 direct or", 384, 32, ored, 3, 4, true, true, true),
-        SHAPE("256x32/4 direct or", 256, 32, ored, 4, 4, true, true, true),
+        SHAPE("384x16/3 plain", 384, 16, votes, 3, over, false, false),
+        SHAPE("384x16/3", 384, 16, votes, 3, over, true, true),
+        SHAPE("384x16/3 beside", 384, 16, votes, 3, beside, true, true),
+        SHAPE("384x16/3 or", 384, 16, ored, 3, over, true, true),
+        SHAPE("384x16/4 beside or", 384, 16, ored, 4, beside, true, true),
+        SHAPE("384x20/3 beside", 384, 20, votes, 3, beside, true, true),
+        SHAPE("384x24/3 beside", 384, 24, votes, 3, beside, true, true),
+        SHAPE("384x25/3 beside", 384, 25, votes, 3, beside, true, true),
+        SHAPE("384x26/3 beside", 384, 26, votes, 3, beside, true, true),
+        SHAPE("384x27/3 beside", 384, 27, votes, 3, beside, true, true),
+        SHAPE("384x28/3 beside", 384, 28, votes, 3, beside, true, true),
+        SHAPE("384x32/3 beside", 384, 32, votes, 3, beside, true, true),
+        SHAPE("384x20/3 beside or", 384, 20, ored, 3, beside, true, true),
+        SHAPE("384x22/3 beside or", 384, 22, ored, 3, beside, true, true),
+        SHAPE("384x24/3 beside or", 384, 24, ored, 3, beside, true, true),
+        SHAPE("384x26/3 beside or", 384, 26, ored, 3, beside, true, true),
+        SHAPE("384x28/3 beside or", 384, 28, ored, 3, beside, true, true),
+        SHAPE("256x32/4 beside or", 256, 32, ored, 4, beside, true, true),
     };
   } else if constexpr (sizeof(K) == 4) {
     return {
-        SHAPE("384x23/2 plain", 384, 23, votes, 2, 4, false, false),
-        SHAPE("384x23/2 bytes", 384, 23, votes, 2, 4, true, false),
-        SHAPE("384x20/2 bytes", 384, 20, votes, 2, 4, true, false),
-        SHAPE("384x26/2 bytes", 384, 26, votes, 2, 4, true, false),
-        SHAPE("384x28/2 bytes", 384, 28, votes, 2, 4, true, false),
-        SHAPE("512x16/2 bytes", 512, 16, votes, 2, 4, true, false),
-        SHAPE("256x24/3 bytes", 256, 24, votes, 3, 4, true, false),
-        SHAPE("384x23/2 bytes or", 384, 23, ored, 2, 4, true, false),
-        SHAPE("384x28/2 bytes or", 384, 28, ored, 2, 4, true, false),
+        SHAPE("384x23/2 plain", 384, 23, votes, 2, over, false, false),
+        SHAPE("384x23/2", 384, 23, votes, 2, over, true, true),
+        SHAPE("384x23/2 plain or", 384, 23, ored, 2, over, false, false),
+        SHAPE("384x20/2 plain", 384, 20, votes, 2, over, false, false),
+        SHAPE("512x16/2 plain", 512, 16, votes, 2, over, false, false),
+        SHAPE("384x16/3 plain", 384, 16, votes, 3, over, false, false),
     };
   } else if constexpr (!Pairs) {
     return {
-        SHAPE("512x12/2 plain", 512, 12, votes, 2, 4, false, false),
-        SHAPE("384x16/2", 384, 16, votes, 2, 4, true, true),
-        SHAPE("384x16/2 direct", 384, 16, votes, 2, 4, true, true, true),
-        SHAPE("384x18/2 direct", 384, 18, votes, 2, 4, true, true, true),
-        SHAPE("384x20/2 direct", 384, 20, votes, 2, 4, true, true, true),
-        SHAPE("384x24/2 direct", 384, 24, votes, 2, 4, true, true, true),
-        SHAPE("256x24/3 direct", 256, 24, votes, 3, 4, true, true, true),
-        SHAPE("384x20/2", 384, 20, votes, 2, 4, true, true),
-        SHAPE("384x16/2 or", 384, 16, ored, 2, 4, true, true),
-        SHAPE("384x20/2 direct or", 384, 20, ored, 2, 4, true, true, true),
+        SHAPE("512x12/2 plain", 512, 12, votes, 2, over, false, false),
+        SHAPE("384x16/2", 384, 16, votes, 2, over, true, true),
+        SHAPE("384x16/2 or", 384, 16, ored, 2, over, true, true),
+        SHAPE("384x18/2 beside or", 384, 18, ored, 2, beside, true, true),
+        SHAPE("384x20/2 beside or", 384, 20, ored, 2, beside, true, true),
+        SHAPE("384x22/2 beside or", 384, 22, ored, 2, beside, true, true),
+        SHAPE("512x16/2 beside or", 512, 16, ored, 2, beside, true, true),
     };
   } else {
     return {
-        SHAPE("384x16/2 plain", 384, 16, votes, 2, 4, false, false),
-        SHAPE("384x18/2 plain", 384, 18, votes, 2, 4, false, false),
-        SHAPE("384x20/2 plain", 384, 20, votes, 2, 4, false, false),
-        SHAPE("256x20/3 plain", 256, 20, votes, 3, 4, false, false),
-        SHAPE("384x12/3 plain", 384, 12, votes, 3, 4, false, false),
-        SHAPE("384x16/2 or", 384, 16, ored, 2, 4, false, false),
+        SHAPE("384x16/2 plain", 384, 16, votes, 2, over, false, false),
+        SHAPE("384x16/2", 384, 16, votes, 2, over, true, true),
+        SHAPE("384x16/2 plain or", 384, 16, ored, 2, over, false, false),
+        SHAPE("512x12/2 plain", 512, 12, votes, 2, over, false, false),
     };
   }
 }
