@@ -77,7 +77,7 @@ constexpr tile_shape stage_shape(std::size_t key_bytes, bool floating, bool pair
   using enum staging;
   if (key_bytes == 4 && pairs) return {384, 23, 2, ballots, over_counters, false, false};
   if (key_bytes == 4 && !long_tiles) return {384, 16, 3, shared_or, over_counters, true, true};
-  if (key_bytes == 4 && floating) return {384, 24, 3, shared_or, beside_counters, true, true};
+  if (key_bytes == 4 && floating) return {384, 20, 3, shared_or, beside_counters, true, true};
   if (key_bytes == 4) return {384, 26, 3, ballots, beside_counters, true, true};
   if (pairs) return {384, 16, 2, ballots, over_counters, false, false};
   return {384, 20, 2, shared_or, beside_counters, true, true};
