@@ -62,8 +62,9 @@ struct shape {
 // The shapes stage 5 runs: the fastest measured on an H100 (chapter README, stage 5). Keys
 // only, 4 bytes: short tiles below long_tiles_from keys (few tiles: a short tile keeps more
 // SMs busy), long ones from there (fewer tiles: less of the per-tile work, fewer status
-// words to look back over). Float keys take two instructions more per key (the order-
-// preserving bit flip): their long tiles rank with shared_or, which needs fewer registers.
+// words to look back over). Flipped keys (signed and float: their bits are flipped on the
+// way in and out so that they sort as unsigned numbers) cost instructions more per key:
+// their long tiles rank with shared_or, which needs fewer instructions and registers.
 struct tile_shape {
   int block, items, min_blocks;
   peer_method peers;
@@ -72,12 +73,12 @@ struct tile_shape {
   constexpr std::int64_t tile() const { return static_cast<std::int64_t>(block) * items; }
 };
 inline constexpr std::int64_t long_tiles_from = std::int64_t{1} << 24;
-constexpr tile_shape stage_shape(std::size_t key_bytes, bool floating, bool pairs, bool long_tiles) {
+constexpr tile_shape stage_shape(std::size_t key_bytes, bool flipped, bool pairs, bool long_tiles) {
   using enum peer_method;
   using enum staging;
   if (key_bytes == 4 && pairs) return {384, 23, 2, ballots, over_counters, false, false};
   if (key_bytes == 4 && !long_tiles) return {384, 16, 3, shared_or, over_counters, true, true};
-  if (key_bytes == 4 && floating) return {384, 20, 3, shared_or, beside_counters, true, true};
+  if (key_bytes == 4 && flipped) return {384, 20, 3, shared_or, beside_counters, true, true};
   if (key_bytes == 4) return {384, 26, 3, ballots, beside_counters, true, true};
   if (pairs) return {384, 16, 2, ballots, over_counters, false, false};
   return {384, 20, 2, shared_or, beside_counters, true, true};

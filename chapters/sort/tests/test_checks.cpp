@@ -134,11 +134,11 @@ TEST_SUITE("sort/5 onesweep") {
   }
   TEST_CASE("onesweep: the long tiles of 4-byte keys (from cfg.onesweep_long_tiles_from keys on)") {
     // The stage sorts 2^24 keys and more in longer tiles (another shape, another ranking for
-    // float keys): here from the first key on, so a few tiles run them.
+    // signed and float keys): here from the first key on, so a few tiles run them.
     config cfg{};
     cfg.onesweep_long_tiles_from = 1;
     auto sizes_of = [&]<class K>(K, std::uint64_t salt) {
-      const std::int64_t tile = onesweep::stage_shape(4, std::is_floating_point_v<K>, false, true).tile();
+      const std::int64_t tile = onesweep::stage_shape(4, !std::is_same_v<K, bits_of<K>>, false, true).tile();
       for (const std::int64_t n : {std::int64_t{1}, tile - 1, tile, tile + 1, 3 * tile + 5}) {
         check_stage<K>(5, seeded_keys<K>(static_cast<std::size_t>(n), wb::testing::seed(salt + n)), cfg,
                        "long tiles");
