@@ -1,14 +1,18 @@
 // An experiment beside the chapter: how stage 5's pass kernel was tuned. It compiles the
 // solution's stage-5 source (#include of solutions/sort/onesweep.cu), so every variant runs
-// the solution's kernels with other tile shapes and options (onesweep.hpp's `shape`), timed
-// in one process with CUB's radix sort on the same device-generated input and checked against
-// CUB's output (both stable: identical keys and values). cuda backend only.
+// the solution's kernels with another tile shape and other choices (onesweep.hpp's `shape`:
+// block, keys a thread, blocks an SM, peer method, staging, byte digits, bucket pointers),
+// timed in one process with CUB's radix sort on the same device-generated input and checked
+// against CUB's output (both stable: identical keys and values). The stage itself runs the
+// shapes of onesweep.hpp's stage_shape, picked from these measurements (chapter README,
+// stage 5; results/onesweep_variants.txt). cuda backend only.
 //
 //   sort_onesweep_variants --type uint32 --log2n 24,26,28 [--pairs] [--variants a,b] [--reps 10]
-//   sort_onesweep_variants --list                 the variants of each key type
+//   sort_onesweep_variants --list                 the variants of each key size
 //
 // One line per size and variant: median ms of --reps runs, CUB's median, CUB / variant.
-// Per size, also the histogram kernel alone (stage 5's first read of the keys).
+// Per size, also the histogram kernel alone (with the memset of its counts).
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <functional>
