@@ -15,14 +15,34 @@ inline constexpr int max_passes = 8;              // 64-bit keys
 
 // How a pass ranks a warp's keys of one step: which lanes hold the same digit.
 enum class peer_method : int {
-  match_any = 0,  // __match_any_sync on the digit: one instruction, but slower on an H100
-  ballots = 1,    // 8 ballots, one per digit bit, and-ed together (the stage uses these)
+  match_any = 0,  // __match_any_sync on the digit: one instruction, but slow on an H100
+  ballots = 1,    // 8 ballots, one per digit bit, and-ed together: only registers and votes
+  shared_or = 2,  // each lane ors its bit into its warp's mask of its digit in shared memory,
+                  // then reads the mask back: fewer instructions, more shared-memory traffic
+};
+
+// Where the tile is staged in digit order before it is written out.
+enum class staging : int {
+  over_counters = 0,    // over the warps' slot counters, once every key is ranked: each key
+                        // keeps its slot in a register until then
+  beside_counters = 1,  // beside them: each key is staged as soon as it is ranked, so (keys
+                        // only) no slot needs a register; more shared memory
 };
 
 // A tile: Block threads (a multiple of 32, at least one thread per digit), each holding
 // Items keys in registers; MinBlocks: blocks an SM must hold at once (bounds the registers a
-// thread may use).
-template <int Block, int Items, peer_method Peers, int MinBlocks>
+// thread may use, 65536 / (Block x MinBlocks)). The others say how a pass does its work:
+//   Peers, Staging: above;
+//   ByteDigits:     a 32-bit key's digit by one byte permute (byte shift / 8 of the key)
+//                   instead of a shift and a mask: one instruction less each time a digit
+//                   is needed (three times a key);
+//   BucketPointers: the write-out reads, per digit, a pointer to where slot 0 of the tile
+//                   would land in the output: a key's address is one multiply-add instead
+//                   of a 64-bit sum and then an address.
+// Which choice is fastest depends on the registers: each saves instructions, but can cost
+// the compiler registers it then spills (the measurements: chapter README, stage 5).
+template <int Block, int Items, peer_method Peers, int MinBlocks, staging Staging = staging::over_counters,
+          bool ByteDigits = true, bool BucketPointers = true>
 struct shape {
   static constexpr int block = Block;
   static constexpr int items = Items;
@@ -30,21 +50,40 @@ struct shape {
   static constexpr int warps = Block / 32;
   static constexpr int tile = Block * Items;
   static constexpr peer_method peers = Peers;
+  static constexpr bool direct_staging = Staging == staging::beside_counters;
+  static constexpr bool byte_digits = ByteDigits;
+  static constexpr bool bucket_pointers = BucketPointers;
+  // Shared words before the staging area (beside) or under it (over): each warp's 256 slot
+  // counters, and (shared_or) its 256 lane masks.
+  static constexpr int counter_words = (Peers == peer_method::shared_or ? 2 : 1) * (Block / 32) * radix;
   static_assert(Block % 32 == 0 && Block >= radix, "one thread per digit");
 };
 
-// The shape stage 5 runs for keys of key_bytes, with or without 32-bit values: the fastest
-// of the shapes measured on an H100 (chapter README), each fitting its keys, slots (and
-// values) in the registers that MinBlocks blocks an SM leave. smallest_tile: the smallest
-// tile of these (the workspace is sized for it).
-struct default_shape {
+// The shapes stage 5 runs: the fastest measured on an H100 (chapter README, stage 5). Keys
+// only, 4 bytes: short tiles below long_tiles_from keys (few tiles: a short tile keeps more
+// SMs busy), long ones from there (fewer tiles: less of the per-tile work, fewer status
+// words to look back over). Flipped keys (signed and float: their bits are flipped on the
+// way in and out so that they sort as unsigned numbers) cost instructions more per key:
+// their long tiles rank with shared_or, which needs fewer instructions and registers.
+struct tile_shape {
   int block, items, min_blocks;
+  peer_method peers;
+  staging staged;
+  bool byte_digits, bucket_pointers;
+  constexpr std::int64_t tile() const { return static_cast<std::int64_t>(block) * items; }
 };
-constexpr default_shape default_shape_for(std::size_t key_bytes, bool pairs) {
-  if (key_bytes == 4) return pairs ? default_shape{384, 23, 2} : default_shape{384, 16, 3};
-  return pairs ? default_shape{384, 16, 2} : default_shape{512, 12, 2};
+inline constexpr std::int64_t long_tiles_from = std::int64_t{1} << 24;
+constexpr tile_shape stage_shape(std::size_t key_bytes, bool flipped, bool pairs, bool long_tiles) {
+  using enum peer_method;
+  using enum staging;
+  if (key_bytes == 4 && pairs) return {384, 23, 2, ballots, over_counters, false, false};
+  if (key_bytes == 4 && !long_tiles) return {384, 16, 3, shared_or, over_counters, true, true};
+  if (key_bytes == 4 && flipped) return {384, 20, 3, shared_or, beside_counters, true, true};
+  if (key_bytes == 4) return {384, 26, 3, ballots, beside_counters, true, true};
+  if (pairs) return {384, 16, 2, ballots, over_counters, false, false};
+  return {384, 20, 2, shared_or, beside_counters, true, true};
 }
-inline constexpr std::int64_t smallest_tile = 6144;
+inline constexpr std::int64_t smallest_tile = 6144;  // of all the shapes above: the workspace is sized for it
 
 // What a pass does, decided on the device from the histogram (so the host never waits).
 enum pass_mode : int {

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <stdexcept>
+#include <type_traits>
 
 namespace sort::WB_TRACK {
 
@@ -40,8 +41,10 @@ void run(const K* keys_in, K* keys_out, const std::uint32_t* values_in, std::uin
              n, base, plan, static_cast<const void*>(keys_in), static_cast<void*>(keys_out),
              static_cast<void*>(other_keys), values_in, Pairs ? values_out : nullptr,
              Pairs ? other_values : nullptr);
+  const std::size_t counters_bytes = sizeof(unsigned) * Shape::counter_words;
+  const std::size_t staging_bytes = sizeof(bits_of<K>) * static_cast<std::size_t>(tile);
   const std::size_t shared =
-      std::max(sizeof(bits_of<K>) * static_cast<std::size_t>(tile), sizeof(unsigned) * Shape::warps * radix);
+      Shape::direct_staging ? counters_bytes + staging_bytes : std::max(staging_bytes, counters_bytes);
   for (int p = 0; p < passes; ++p) {
     for (std::int64_t q = 0; q < portions; ++q) {
       pass_args args{};
@@ -62,14 +65,26 @@ void run(const K* keys_in, K* keys_out, const std::uint32_t* values_in, std::uin
   }
 }
 
-// The tile shape for K (onesweep.hpp's default_shape_for), and values or not.
+// The stage's shape for K, values or not, short or long tiles (onesweep.hpp's stage_shape).
+template <class K, bool Pairs, bool LongTiles>
+void run_stage_shape(const K* keys_in, K* keys_out, const std::uint32_t* values_in, std::uint32_t* values_out,
+                     std::int64_t n, const workspace& ws, const config& cfg) {
+  using namespace sort::onesweep;
+  constexpr tile_shape t = stage_shape(sizeof(bits_of<K>), !std::is_same_v<K, bits_of<K>>, Pairs, LongTiles);
+  run<K, Pairs, shape<t.block, t.items, t.peers, t.min_blocks, t.staged, t.byte_digits, t.bucket_pointers>>(
+      keys_in, keys_out, values_in, values_out, n, ws, cfg);
+}
+
 template <class K, bool Pairs>
 void dispatch(const K* keys_in, K* keys_out, const std::uint32_t* values_in, std::uint32_t* values_out,
               std::int64_t n, const workspace& ws, const config& cfg) {
-  using sort::onesweep::peer_method;
-  constexpr auto d = sort::onesweep::default_shape_for(sizeof(bits_of<K>), Pairs);
-  run<K, Pairs, sort::onesweep::shape<d.block, d.items, peer_method::ballots, d.min_blocks>>(
-      keys_in, keys_out, values_in, values_out, n, ws, cfg);
+  const std::int64_t long_from = cfg.onesweep_long_tiles_from > 0 ? cfg.onesweep_long_tiles_from
+                                                                  : sort::onesweep::long_tiles_from;
+  if (n >= long_from) {
+    run_stage_shape<K, Pairs, true>(keys_in, keys_out, values_in, values_out, n, ws, cfg);
+  } else {
+    run_stage_shape<K, Pairs, false>(keys_in, keys_out, values_in, values_out, n, ws, cfg);
+  }
 }
 
 }  // namespace onesweep_host

@@ -18,7 +18,7 @@ using wb::piece_bytes;
 
 int items_for(int stage, const config& cfg) {
   if (stage <= 3) return 1;
-  if (stage == 5) return onesweep::default_shape_for(4, false).items;
+  if (stage == 5) return onesweep::stage_shape(4, false, false, false).items;
   if (stage == 6) {
     return merge_tiles_for(cfg, 4, false).items;
   }
@@ -61,6 +61,10 @@ void validate(const config& cfg) {
     throw std::invalid_argument("bits " + std::to_string(cfg.bits) + " is not allowed: use 1, 2, 4 or 8 (0: 4)");
   }
   if (cfg.portion < 0) throw std::invalid_argument("portion " + std::to_string(cfg.portion) + " is negative");
+  if (cfg.onesweep_long_tiles_from < 0) {
+    throw std::invalid_argument("onesweep_long_tiles_from " + std::to_string(cfg.onesweep_long_tiles_from) +
+                                " is negative");
+  }
   for (const int stage : {4}) {  // stages 5 and 6 run compiled tile shapes
     if (static_cast<std::int64_t>(b) * items_for(stage, cfg) > max_tile_items) {
       throw std::invalid_argument("block x items per thread = " +
@@ -89,7 +93,7 @@ std::size_t workspace_bytes(std::int64_t n, std::size_t key_bytes, const config&
 }
 
 std::int64_t onesweep_tile(std::size_t key_bytes, bool pairs) {
-  const auto shape = onesweep::default_shape_for(key_bytes, pairs);
+  const auto shape = onesweep::stage_shape(key_bytes, false, pairs, false);
   return static_cast<std::int64_t>(shape.block) * shape.items;
 }
 

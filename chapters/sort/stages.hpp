@@ -68,9 +68,10 @@ inline constexpr std::array<wb::stage, 7> stages = {{
       "counter; keys in registers (warp w owns 32 x items consecutive keys, lane l the ones at 32 s + l); count "
       "each warp's digits with shared atomics; per digit: sum over warps and publish at once, a block scan "
       "gives where each warp's keys of each digit start; rank within the warp step by step (the lanes sharing "
-      "your digit: __match_any_sync, or 8 __ballot_sync votes, faster on an H100; the highest of them moves "
-      "the warp's slot on); per digit: look back, publish inclusive; stage the keys in shared memory in digit "
-      "order and write slot j to base[d] + before[d] - tile_start[d] + j.",
+      "your digit: __match_any_sync, or 8 __ballot_sync votes, or each lane ors its bit into a shared mask "
+      "word of its digit, faster on an H100; the highest of them moves the warp's slot on); per digit: look "
+      "back, publish inclusive; stage the keys in shared memory in digit order and write slot j to base[d] + "
+      "before[d] - tile_start[d] + j.",
       "peers = __match_any_sync(~0u, d); leader = 31 - __clz(peers); if lane == leader: first = "
       "atomicAdd(&slot[w][d], popc(peers)); first = shfl(first, leader); my slot = first + popc(peers & lanes "
       "<= me) - 1, where slot[w][d] started at tile_start[d] + digit d's keys in earlier warps. Status word = "

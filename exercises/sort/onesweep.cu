@@ -47,8 +47,11 @@ __global__ void onesweep_plan_kernel(const unsigned long long* histogram, int pa
   // reads keys_in); with no sorting pass at all, the last pass copies keys_in to keys_out.
 }
 
-// 3. One pass over one portion (a.portion_tiles tiles of Shape::tile keys). Shared memory:
-// Shape::warps * radix unsigned, reused as the staging area of the tile.
+// 3. One pass over one portion (a.portion_tiles tiles of Shape::tile keys). Dynamic shared
+// memory: Shape::counter_words unsigned (each warp's digit counters), then the staging area
+// of the tile (Shape::tile keys) beside them (Shape::direct_staging) or over them. Shape's
+// other choices (onesweep.hpp: Shape::peers, byte_digits, bucket_pointers) are the
+// solution's tuning; any correct ranking passes the checks.
 template <class K, bool Pairs, class Shape>
 __global__ void onesweep_pass_kernel(const pass_args a) {
   // TODO(sort/5): read *a.plan (skip: return; copy: copy this block's tile). Take a tile

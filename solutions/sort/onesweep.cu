@@ -8,12 +8,14 @@
 //      every key has the same digit changes nothing and is skipped (the plan kernel);
 //   2. each pass is one kernel. A tile (its number from an atomic counter, so earlier tiles
 //      are running) holds its keys in registers, counts its digits and publishes the counts;
-//      ranks its keys within each warp (which lanes hold the same digit: 8 ballots, or
-//      __match_any_sync); looks back over earlier tiles' published counts, one thread per
-//      digit (the scan chapter's decoupled look-back, solutions/scan/tile_lookback.cuh);
-//      then writes its keys through shared memory in digit order, so each bucket's run is
-//      stored by neighbouring threads to neighbouring addresses.
-// The chapter README (stage 5) walks through it; onesweep.hpp holds the tile shapes.
+//      ranks its keys within each warp (which lanes hold the same digit: 8 ballots, masks
+//      or-ed together in shared memory, or __match_any_sync); looks back over earlier
+//      tiles' published counts, one thread per digit (the scan chapter's decoupled
+//      look-back, solutions/scan/tile_lookback.cuh); then writes its keys through shared
+//      memory in digit order, so each bucket's run is stored by neighbouring threads to
+//      neighbouring addresses.
+// The chapter README (stage 5) walks through it; onesweep.hpp holds the tile shapes and the
+// choices they make (which the stage runs for which keys: stage_shape there).
 #include <cstdint>
 
 #include "../scan/tile_lookback.cuh"  // the scan chapter's look-back (this track's: solution)
@@ -33,8 +35,9 @@ constexpr int histogram_items = 8;  // keys a thread loads at once: several load
 
 // Exclusive sum over the block of one value per thread of the first `radix` threads (the
 // others pass 0 and get garbage). Every thread of the block calls it. warp_totals: radix / 32
-// entries of shared memory.
-template <class T>
+// entries of shared memory; Reused: the caller calls it again (so it waits until every thread
+// has read them).
+template <bool Reused, class T>
 __device__ T digit_exclusive_sum(T x, T* warp_totals) {
   const int lane = static_cast<int>(threadIdx.x) & 31;
   const int warp = static_cast<int>(threadIdx.x) >> 5;
@@ -50,7 +53,7 @@ __device__ T digit_exclusive_sum(T x, T* warp_totals) {
   if (warp < radix / 32) {
     for (int w = 0; w < warp; ++w) before += warp_totals[w];
   }
-  __syncthreads();  // warp_totals may be reused at once
+  if constexpr (Reused) __syncthreads();  // warp_totals may be overwritten at once
   return before + inclusive - x;
 }
 
@@ -118,7 +121,7 @@ __global__ void __launch_bounds__(radix)
   const int d = static_cast<int>(threadIdx.x);
   for (int p = 0; p < passes; ++p) {
     const unsigned long long count = histogram[p * radix + d];
-    base[(p * 2) * radix + d] = digit_exclusive_sum(count, warp_totals);
+    base[(p * 2) * radix + d] = digit_exclusive_sum<true>(count, warp_totals);
     const int one_bucket = __syncthreads_or(count == static_cast<unsigned long long>(n));
     if (d == 0) sorts[p] = !one_bucket;
   }
@@ -154,6 +157,8 @@ struct pass_shared {
   unsigned tile_count[radix];    // the tile's keys of digit d
   unsigned tile_start[radix];    // where they start in the tile
   long long global_base[radix];  // the key in staging slot j with digit d goes to global_base[d] + j
+  void* key_bucket[radix];        // (bucket pointers) &dst_keys[global_base[d]]
+  void* value_bucket[radix];      // (bucket pointers, values) &dst_values[global_base[d]]
 };
 
 // One tile of a pass (Full: all Shape::tile keys present, so no bounds checks).
@@ -166,12 +171,20 @@ __device__ __forceinline__ void sort_tile(const pass_args& a, pass_shared& sh, s
   constexpr int tile_keys = Shape::tile;
   const K* src_keys = static_cast<const K*>(sh.plan.src_keys);
   unsigned* warp_slot = wb::dynamic_shared<unsigned>();  // [warp][digit]: the warp's count, then its next slot
-  U* staging = wb::dynamic_shared<U>();                  // the tile in digit order (after the ranking)
+  // The tile in digit order: over the counters once every key is ranked, or beside them.
+  U* staging = Shape::direct_staging ? reinterpret_cast<U*>(warp_slot + Shape::counter_words) : wb::dynamic_shared<U>();
   const int tid = static_cast<int>(threadIdx.x);
   const int lane = tid & 31;
   const int warp = tid >> 5;
   const std::int64_t tile_begin = a.portion_begin + tile * tile_keys;
-  auto digit = [&](U bits) { return digit_of(bits, a.shift, onesweep_bits); };
+  const unsigned byte_selector = static_cast<unsigned>(a.shift >> 3) | 0x4440u;  // that byte, zeros above
+  auto digit = [&](U bits) {
+    if constexpr (Shape::byte_digits && sizeof(U) == 4) {
+      return __byte_perm(static_cast<unsigned>(bits), 0u, byte_selector);
+    } else {
+      return digit_of(bits, a.shift, onesweep_bits);
+    }
+  };
 
   // Warp w holds the tile's keys [w * 32 * items, (w + 1) * 32 * items), lane l the ones at
   // 32 s + l: coalesced loads, and (warp, step, lane) order is input order. Past the end
@@ -208,7 +221,7 @@ __device__ __forceinline__ void sort_tile(const pass_args& a, pass_shared& sh, s
     status().publish(tile, tid, tile == 0 ? scan::WB_TRACK::tile_inclusive : scan::WB_TRACK::tile_partial, count);
     sh.tile_count[tid] = count;
   }
-  const unsigned start_in_tile = digit_exclusive_sum(count, sh.warp_totals);  // where digit d starts in the tile
+  const unsigned start_in_tile = digit_exclusive_sum<false>(count, sh.warp_totals);  // where digit d starts in the tile
   if (tid < radix) {
     sh.tile_start[tid] = start_in_tile;
 #pragma unroll
@@ -218,7 +231,8 @@ __device__ __forceinline__ void sort_tile(const pass_args& a, pass_shared& sh, s
 
   // Rank within the warp, step by step: the lanes with the same digit in one step take
   // consecutive slots, in lane order; the highest of them moves the warp's next slot on.
-  unsigned slot[items];
+  constexpr bool keep_slots = Pairs || !Shape::direct_staging;  // values are staged later, by the same slots
+  unsigned slot[items];  // (keep_slots) where each key went; otherwise unused and optimized away
   unsigned* my_slot = warp_slot + warp * radix;
   const unsigned lanes_up_to_me = 0xffffffffu >> (31 - lane);
   unsigned previous = 0;
@@ -234,32 +248,59 @@ __device__ __forceinline__ void sort_tile(const pass_args& a, pass_shared& sh, s
 #else
     (void)previous;
 #endif
-    const unsigned peers = same_digit_lanes<Shape::peers>(d);
+    unsigned peers;
+    unsigned* const my_mask = warp_slot + (warps + warp) * radix + d;  // (shared_or) after the counters
+    if constexpr (Shape::peers == peer_method::shared_or) {
+      // Each lane ors its bit into its warp's mask word of its digit; once the warp has
+      // synced, the word holds exactly the lanes of this step with that digit.
+      atomicOr(my_mask, 1u << lane);
+      __syncwarp();
+      peers = *static_cast<volatile unsigned*>(my_mask);
+    } else {
+      peers = same_digit_lanes<Shape::peers>(d);
+    }
     const int leader = 31 - __clz(static_cast<int>(peers));
     const unsigned up_to_me = static_cast<unsigned>(__popc(peers & lanes_up_to_me));
     unsigned first = 0;
     if (lane == leader) first = atomicAdd(&my_slot[d], static_cast<unsigned>(__popc(peers)));
     first = __shfl_sync(all_lanes, first, leader);
-    slot[s] = first + up_to_me - 1u;
+    if constexpr (Shape::peers == peer_method::shared_or) {
+      // Every lane has read its mask (the shuffle waited for all of them): clear it for the next step.
+      if (lane == leader) *my_mask = 0;
+      __syncwarp();
+    }
+    const unsigned my_slot_now = first + up_to_me - 1u;
+    if constexpr (keep_slots) slot[s] = my_slot_now;
+    if constexpr (Shape::direct_staging) {
+      if (present(s)) staging[my_slot_now] = key[s];  // staged at once: the slot needs no register
+    }
     previous = first;
   }
-  __syncthreads();  // every slot taken before staging overwrites the counters
-
-  // Stage the tile in digit order (then write it out slot by slot: neighbouring threads hold
-  // neighbouring keys of one bucket, so the stores coalesce).
+  if constexpr (!Shape::direct_staging) {
+    __syncthreads();  // every slot taken before staging overwrites the counters
+    // Stage the tile in digit order (then write it out slot by slot: neighbouring threads
+    // hold neighbouring keys of one bucket, so the stores coalesce).
 #pragma unroll
-  for (int s = 0; s < items; ++s) {
-    if (present(s)) staging[slot[s]] = key[s];
+    for (int s = 0; s < items; ++s) {
+      if (present(s)) staging[slot[s]] = key[s];
+    }
   }
 
-  // Thread d: digit d's keys in all earlier tiles of this portion (the look-back), hence
-  // where the tile's run of digit d goes in the output.
+  // Thread d: digit d's keys in all earlier tiles of this portion (the look-back, reading 4
+  // predecessors at once: on an H100 one at a time was 10% slower, 8 no faster), hence where
+  // the tile's run of digit d goes in the output.
   if (tid < radix) {
     const unsigned tile_count = sh.tile_count[tid];
-    const unsigned before = scan::WB_TRACK::tile_counter_exclusive_prefix<4>(status(), tile, tid, tile_count);
+    const unsigned before =
+        scan::WB_TRACK::tile_counter_exclusive_prefix<4>(status(), tile, tid, tile_count);
     const std::uint64_t start = a.base_in[tid] + before;
     if (tile == a.portion_tiles - 1) a.base_out[tid] = start + tile_count;  // the next portion starts here
-    sh.global_base[tid] = static_cast<long long>(start) - static_cast<long long>(sh.tile_start[tid]);
+    const long long global_base = static_cast<long long>(start) - static_cast<long long>(sh.tile_start[tid]);
+    sh.global_base[tid] = global_base;
+    if constexpr (Shape::bucket_pointers) {
+      sh.key_bucket[tid] = static_cast<K*>(sh.plan.dst_keys) + global_base;
+      if constexpr (Pairs) sh.value_bucket[tid] = sh.plan.dst_values + global_base;
+    }
     // The next sorting pass's status array: the last one's words, cleared row by row.
     unsigned* const next_status = sh.plan.status_array == 0 ? a.status[1] : a.status[0];
     next_status[(a.first_tile + tile) * radix + tid] = 0;
@@ -274,7 +315,11 @@ __device__ __forceinline__ void sort_tile(const pass_args& a, pass_shared& sh, s
       const U bits = staging[j];
       const unsigned d = digit(bits);
       if constexpr (Pairs) out_digit[k] = d;
-      dst_keys[sh.global_base[d] + j] = key_bits<K>::from_bits(bits);
+      if constexpr (Shape::bucket_pointers) {
+        static_cast<K*>(sh.key_bucket[d])[j] = key_bits<K>::from_bits(bits);
+      } else {
+        dst_keys[sh.global_base[d] + j] = key_bits<K>::from_bits(bits);
+      }
     }
   }
   if constexpr (Pairs) {
@@ -284,7 +329,7 @@ __device__ __forceinline__ void sort_tile(const pass_args& a, pass_shared& sh, s
     for (int s = 0; s < items; ++s) {
       if (present(s)) value[s] = sh.plan.src_values[tile_begin + warp_first + 32 * s];
     }
-    auto* staging_values = wb::dynamic_shared<std::uint32_t>();
+    auto* staging_values = reinterpret_cast<std::uint32_t*>(staging);
     __syncthreads();  // every key is read out before the values overwrite the staging area
 #pragma unroll
     for (int s = 0; s < items; ++s) {
@@ -294,7 +339,13 @@ __device__ __forceinline__ void sort_tile(const pass_args& a, pass_shared& sh, s
 #pragma unroll
     for (int k = 0; k < items; ++k) {
       const int j = k * block + tid;
-      if (Full || j < valid) sh.plan.dst_values[sh.global_base[out_digit[k]] + j] = staging_values[j];
+      if (Full || j < valid) {
+        if constexpr (Shape::bucket_pointers) {
+          static_cast<std::uint32_t*>(sh.value_bucket[out_digit[k]])[j] = staging_values[j];
+        } else {
+          sh.plan.dst_values[sh.global_base[out_digit[k]] + j] = staging_values[j];
+        }
+      }
     }
   }
 }
@@ -328,7 +379,7 @@ __global__ void __launch_bounds__(Shape::block, Shape::min_blocks) onesweep_pass
     sh.tile_number = atomicAdd(a.tile_counter, 1u);
     sh.plan = *a.plan;
   }
-  for (int i = tid; i < Shape::warps * radix; i += block) warp_slot[i] = 0;
+  for (int i = tid; i < Shape::counter_words; i += block) warp_slot[i] = 0;
   __syncthreads();
   const std::int64_t tile = sh.tile_number;
   const std::int64_t left = a.n - (a.portion_begin + tile * tile_keys);

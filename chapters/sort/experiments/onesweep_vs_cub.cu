@@ -15,6 +15,7 @@
 #include <CLI/CLI.hpp>
 
 #include "baseline_cub.hpp"
+#include "device_input.cuh"
 #include "sort.hpp"
 #include "wb/device_buffer.hpp"
 #include "wb/kernel.hpp"
@@ -23,53 +24,11 @@
 
 namespace {
 
-__host__ __device__ std::uint64_t mix(std::uint64_t x) {
-  x += 0x9e3779b97f4a7c15ull;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-  return x ^ (x >> 31);
-}
-
-template <class K>
-__global__ void generate_kernel(K* keys, std::uint32_t* values, std::int64_t n, int dist, std::uint64_t seed) {
-  for (std::int64_t i = wb::global_thread_index(); i < n; i += wb::grid_thread_count()) {
-    std::uint64_t r = mix(seed ^ static_cast<std::uint64_t>(i));
-    if (dist == 1) r = mix(seed + (r & 15));
-    if (dist == 2) r = 12345;
-    if (dist == 3) r = static_cast<std::uint64_t>(i) << (sizeof(K) * 8 > 32 ? 20 : 0);
-    if (dist == 4) r &= 0x7fffffffull;
-    if (dist == 5) r = (r & 0xff) << (sizeof(K) * 8 - 8);
-    if constexpr (sizeof(K) == 8) {
-      keys[i] = static_cast<K>(r);
-    } else {
-      const auto b = static_cast<std::uint32_t>(r);
-      K k;
-      memcpy(&k, &b, 4);
-      keys[i] = k;
-    }
-    if (values != nullptr) values[i] = static_cast<std::uint32_t>(i);
-  }
-}
-
-// Counts positions where a and b differ (bit patterns; floats: +-0 equal, as CUB sorts them).
-template <class K>
-__global__ void mismatch_kernel(const K* a, const K* b, const std::uint32_t* va, const std::uint32_t* vb,
-                                std::int64_t n, unsigned long long* bad) {
-  for (std::int64_t i = wb::global_thread_index(); i < n; i += wb::grid_thread_count()) {
-    bool same = sort::key_bits<K>::to_bits(a[i]) == sort::key_bits<K>::to_bits(b[i]);
-    bool zero = false;
-    if constexpr (std::is_floating_point_v<K>) zero = a[i] == 0 && b[i] == 0;
-    if (!same && !zero) atomicAdd(bad, 1ull);
-    if (va != nullptr && !zero && va[i] != vb[i]) atomicAdd(bad, 1ull);
-  }
-}
-
 template <class K>
 int run(std::int64_t n, bool pairs, int dist, int reps, const std::string& type) {
   wb::device_buffer<K> keys(static_cast<std::size_t>(n)), out(static_cast<std::size_t>(n)), ref(static_cast<std::size_t>(n));
   wb::device_buffer<std::uint32_t> values(pairs ? n : 0), vout(pairs ? n : 0), vref(pairs ? n : 0);
-  wb::launch({dim3(2048), dim3(256)}, generate_kernel<K>, keys.data(), pairs ? values.data() : nullptr, n, dist,
-             std::uint64_t{0x5eed});
+  sort_experiment::generate(keys.data(), pairs ? values.data() : nullptr, n, dist, 0x5eed);
   const std::uint32_t* vin = pairs ? values.data() : nullptr;
   const std::size_t temp_bytes = sort::baseline::cub_radix_sort<K>(keys.data(), ref.data(), vin,
                                                                    pairs ? vref.data() : nullptr, n, nullptr, 0);
@@ -87,12 +46,8 @@ int run(std::int64_t n, bool pairs, int dist, int reps, const std::string& type)
     sort::solution::sort_onesweep<K>(keys.data(), out.data(), vin, pairs ? vout.data() : nullptr, n, ws.view(), cfg);
   };
   ours();
-  wb::device_buffer<unsigned long long> bad(1);
-  bad.fill_bytes(0);
-  wb::launch({dim3(2048), dim3(256)}, mismatch_kernel<K>, static_cast<const K*>(out.data()),
-             static_cast<const K*>(ref.data()), pairs ? static_cast<const std::uint32_t*>(vout.data()) : nullptr,
-             pairs ? static_cast<const std::uint32_t*>(vref.data()) : nullptr, n, bad.data());
-  const auto mismatches = bad.to_host()[0];
+  const auto mismatches = sort_experiment::mismatches<K>(out.data(), ref.data(), pairs ? vout.data() : nullptr,
+                                                        pairs ? vref.data() : nullptr, n);
   const auto t = wb::time_gpu(std::ref(ours), {2, reps, true});
   std::printf("%-6s dist%d n=%11lld %-5s stage 5 %9.4f ms (min %8.4f)  cub %9.4f ms  cub/ours %5.2f  %s (%llu)\n",
               type.c_str(), dist, static_cast<long long>(n), pairs ? "pairs" : "keys", t.median_ms, t.min_ms,

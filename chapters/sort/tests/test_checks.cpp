@@ -8,6 +8,7 @@
 #include <limits>
 #include <vector>
 
+#include "onesweep.hpp"
 #include "test_support.hpp"
 
 using namespace sort;
@@ -130,6 +131,30 @@ TEST_SUITE("sort/5 onesweep") {
     for (const std::int64_t portion : {std::int64_t{0}, tile, 2 * tile, 3 * tile - 1}) {
       check_stage<std::uint32_t>(5, keys, config{256, 0, 0, portion}, "uint32, portion " + std::to_string(portion));
     }
+  }
+  TEST_CASE("onesweep: the long tiles of 4-byte keys (from cfg.onesweep_long_tiles_from keys on)") {
+    // The stage sorts 2^24 keys and more in longer tiles (another shape, another ranking for
+    // signed and float keys): here from the first key on, so a few tiles run them.
+    config cfg{};
+    cfg.onesweep_long_tiles_from = 1;
+    auto sizes_of = [&]<class K>(K, std::uint64_t salt) {
+      const std::int64_t tile = onesweep::stage_shape(4, !std::is_same_v<K, bits_of<K>>, false, true).tile();
+      for (const std::int64_t n : {std::int64_t{1}, tile - 1, tile, tile + 1, 3 * tile + 5}) {
+        check_stage<K>(5, seeded_keys<K>(static_cast<std::size_t>(n), wb::testing::seed(salt + n)), cfg,
+                       "long tiles");
+      }
+      const auto n = static_cast<std::size_t>(2 * tile + 3);
+      check_stage<K>(5, wb::gen::all_equal<K>(n, K(7)), cfg, "long tiles, all equal");
+      check_stage<K>(5, wb::gen::few_distinct<K>(n, wb::testing::seed(salt + 1), 3), cfg, "long tiles, 3 distinct");
+      config portions = cfg;
+      portions.portion = tile;
+      check_stage<K>(5, seeded_keys<K>(n, wb::testing::seed(salt + 2)), portions, "long tiles, a tile a portion");
+    };
+    sizes_of(std::uint32_t{}, 1100);
+    sizes_of(std::int32_t{}, 1200);
+    sizes_of(float{}, 1300);
+    check_stage<std::int32_t>(5, wb::gen::extremes<std::int32_t>(20000, wb::testing::seed(1400)), cfg,
+                              "long tiles, int32 extremes");
   }
   TEST_CASE("onesweep: passes where every key has the same digit are skipped") {
     const std::int64_t tile = onesweep_tile(8, false);
