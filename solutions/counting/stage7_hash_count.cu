@@ -159,7 +159,8 @@ constexpr int tile_items = 8;
 
 template <int slots, int threads, int aggregate>
 __global__ void __launch_bounds__(threads)
-    shared_tables_kernel(const std::int64_t* in, std::int64_t n, ht::table_view<unsigned> merged, table_state* state) {
+    shared_tables_kernel(const std::int64_t* in, std::int64_t n, int partition_bits, ht::table_view<unsigned> merged,
+                         table_state* state) {
   constexpr unsigned max_keys = slots / 4 * 3;
   constexpr int tile = threads * tile_items;
   unsigned long long* keys = wb::dynamic_shared<unsigned long long>();
@@ -167,6 +168,13 @@ __global__ void __launch_bounds__(threads)
   __shared__ unsigned used;
   __shared__ int overflow;
   __shared__ unsigned long long sentinel;
+  // Partitions: with 2^partition_bits of them, block b counts only the keys whose hash has
+  // top bits b mod 2^partition_bits, and the blocks of one partition (a group) read all the
+  // items between them: each table holds a share of the distinct keys, for one more read of
+  // the input per partition.
+  const unsigned partition = blockIdx.x & ((1u << partition_bits) - 1u);
+  const std::int64_t group = blockIdx.x >> partition_bits;
+  const std::int64_t groups = gridDim.x >> partition_bits;
   ht::shared_clear_hashed<slots>(keys, counts);
   if (threadIdx.x == 0) {
     used = 0;
@@ -181,15 +189,14 @@ __global__ void __launch_bounds__(threads)
       atomicExch(&overflow, 1);
     }
   };
-  for (std::int64_t base = static_cast<std::int64_t>(blockIdx.x) * tile; base < n;
-       base += static_cast<std::int64_t>(gridDim.x) * tile) {
+  for (std::int64_t base = group * tile; base < n; base += groups * tile) {
     unsigned long long h[tile_items];
     unsigned valid = 0;
 #pragma unroll
     for (int k = 0; k < tile_items; ++k) {
       const std::int64_t j = base + k * threads + static_cast<int>(threadIdx.x);
       h[k] = j < n ? ht::mix(ht::flip(__ldcs(reinterpret_cast<const long long*>(in) + j))) : 0;
-      if (j < n) valid |= 1u << k;
+      if (j < n && ht::bucket_of_hash(h[k], partition_bits) == partition) valid |= 1u << k;
     }
     add_keys<aggregate>(h, valid, add);
     if (__syncthreads_or(*static_cast<volatile int*>(&overflow)) != 0) break;
@@ -577,6 +584,7 @@ std::int64_t sample_slots(std::int64_t n) { return capacity_for(sample::sample_s
 struct estimate_result {
   double distinct = 0;
   std::int64_t seen = 0;
+  std::int64_t once = 0;
 };
 
 estimate_result estimate_distinct(const std::int64_t* in, std::int64_t n, table_state* state, arena& a) {
@@ -589,14 +597,21 @@ estimate_result estimate_distinct(const std::int64_t* in, std::int64_t n, table_
   const table_state st = read_state(state);
   estimate_result r;
   r.seen = static_cast<std::int64_t>(st.sample_seen);
+  r.once = static_cast<std::int64_t>(st.sample_once);
   r.distinct = sample::estimate(n, sample::sample_size(n), static_cast<double>(st.sample_seen),
                                 static_cast<double>(st.sample_once), static_cast<double>(st.sample_twice));
   return r;
 }
 
 // Tables are planned for twice the estimate: Chao's estimate is a lower bound, low on skewed
-// keys (a zipf-like tail is mostly keys seen once or never).
+// keys (a zipf-like tail is mostly keys seen once or never). Where the sample saw at most a
+// quarter of its keys only once, it caught nearly every key, and the estimate is close
+// (evenly spread keys, a few thousand of them): a quarter more is enough.
 constexpr double plan_margin = 2.0;
+constexpr double close_plan_margin = 1.25;
+double margin_for(const estimate_result& e) {
+  return e.seen > 0 && e.once * 4 <= e.seen ? close_plan_margin : plan_margin;
+}
 
 // The automatic choice: shared tables while twice the estimate fits one block's table; the
 // two-level count while it plans the keys in 1024 buckets; else the sort. (The one global
@@ -607,7 +622,7 @@ struct shared_shape {
   int slots;
   int threads;
   int aggregate;
-  void (*kernel)(const std::int64_t*, std::int64_t, ht::table_view<unsigned>, table_state*);
+  void (*kernel)(const std::int64_t*, std::int64_t, int, ht::table_view<unsigned>, table_state*);
   std::int64_t max_keys() const { return slots / 4 * 3; }
   std::size_t shared_bytes() const {
     return static_cast<std::size_t>(slots) * (sizeof(unsigned long long) + sizeof(unsigned));
@@ -664,12 +679,41 @@ table_layout place_table(arena& a, std::int64_t capacity, std::size_t count_byte
   return l;
 }
 
-// The global table the blocks' tables are added into: every key a block can hold, half full.
-std::int64_t merged_capacity(const shared_shape& s) { return capacity_for(s.max_keys(), true); }
+// Partitions of the shared tables: at most 2^max_partition_bits (each one more read of the
+// input).
+constexpr int max_partition_bits = 3;
+
+// The fewest partitions whose tables hold `planned` keys (max_partition_bits + 1: none do);
+// COUNTING_STAGE7_PARTITION_BITS=b forces 2^b (for the measurements in the README).
+int partition_bits_for(const shared_shape& s, double planned) {
+  if (const char* forced = std::getenv("COUNTING_STAGE7_PARTITION_BITS")) {
+    const int b = std::atoi(forced);
+    if (b >= 0 && b <= max_partition_bits) return b;
+  }
+  int bits = 0;
+  while (bits <= max_partition_bits && planned > static_cast<double>(s.max_keys() << bits)) ++bits;
+  return bits;
+}
+
+// The automatic choice takes the shared tables up to 2^auto_partition_bits() partitions
+// (COUNTING_STAGE7_AUTO_PARTITION_BITS overrides it, for measurements).
+int auto_partition_bits() {
+  if (const char* v = std::getenv("COUNTING_STAGE7_AUTO_PARTITION_BITS")) {
+    const int b = std::atoi(v);
+    if (b >= 0 && b <= max_partition_bits) return b;
+  }
+  return 2;
+}
+
+// The global table the blocks' tables are added into: every key the partitions' tables can
+// hold, half full.
+std::int64_t merged_capacity(const shared_shape& s, int partition_bits) {
+  return capacity_for(s.max_keys() << partition_bits, true);
+}
 
 // Path 1; returns the state read back (overflow set: count again).
-table_state run_shared_tables(const std::int64_t* in, std::int64_t n, const shared_shape& s, const table_layout& l,
-                              std::int64_t capacity, table_state* state, phase_clock& clock) {
+table_state run_shared_tables(const std::int64_t* in, std::int64_t n, const shared_shape& s, int partition_bits,
+                              const table_layout& l, std::int64_t capacity, table_state* state, phase_clock& clock) {
   const ht::table_view<unsigned> merged{l.table_keys, l.table_counts, static_cast<unsigned long long>(capacity)};
   wb::launch({grid_for(capacity), block}, clear_table_kernel<unsigned>, merged, state);
   clock.mark("clear");
@@ -682,10 +726,13 @@ table_state run_shared_tables(const std::int64_t* in, std::int64_t n, const shar
 #endif
   const std::int64_t tile = static_cast<std::int64_t>(s.threads) * tile_items;
   const std::int64_t resident = static_cast<std::int64_t>(counting::multiprocessor_count()) * per_sm;
-  const std::int64_t blocks = std::min(resident, std::max<std::int64_t>(1, wb::ceil_div(n, tile)));
+  // Every partition gets the same number of blocks (a group), which read all the items.
+  const std::int64_t groups =
+      std::min(std::max<std::int64_t>(1, resident >> partition_bits), std::max<std::int64_t>(1, wb::ceil_div(n, tile)));
+  const std::int64_t blocks = groups << partition_bits;
   if (n > 0)
     wb::launch({static_cast<unsigned>(blocks), static_cast<unsigned>(s.threads), s.shared_bytes()}, s.kernel, in, n,
-               merged, state);
+               partition_bits, merged, state);
   clock.mark("shared_tables");
   wb::launch({grid_for(capacity), block}, compact_kernel<unsigned>, merged, l.pair_keys, l.pair_counts, state);
   clock.mark("compact");
@@ -749,6 +796,10 @@ two_level_plan plan_two_level(std::int64_t n, double planned) {
   while (p.bucket_bits < 9 && (std::int64_t{1} << (p.bucket_bits + 17)) < n) ++p.bucket_bits;
   while (p.bucket_bits < max_bucket_bits && static_cast<double>(bucket_planned_keys << p.bucket_bits) < planned)
     ++p.bucket_bits;
+  if (const char* forced = std::getenv("COUNTING_STAGE7_BUCKET_BITS")) {  // for measurements
+    const int bits = std::atoi(forced);
+    if (bits >= 0 && bits <= max_bucket_bits) p.bucket_bits = bits;
+  }
   const std::int64_t buckets = std::int64_t{1} << p.bucket_bits;
   const std::int64_t fair = wb::ceil_div(n, buckets);
   p.capacity = (fair + fair / 8 + 1024 + 31) / 32 * 32;
@@ -837,7 +888,7 @@ sizes path_bytes(std::int64_t n) {
   {
     arena a(nullptr);
     const shared_shape shape = shared_tables_shape();
-    place_table(a, merged_capacity(shape));
+    place_table(a, merged_capacity(shape, max_partition_bits));
     s.shared = a.used();
   }
   {
@@ -901,16 +952,17 @@ void count_hash_table(const std::int64_t* in, std::int64_t n, device_table<std::
     }
     clock.mark("estimate");
     expected = std::min(e.distinct, static_cast<double>(n));
-    planned = std::min(e.distinct * plan_margin, static_cast<double>(n));
+    planned = std::min(e.distinct * (cfg.expected_distinct > 0 ? plan_margin : margin_for(e)), static_cast<double>(n));
   } else {
     front.take<unsigned long long>(sample_slots(n));
     front.take<unsigned>(sample_slots(n));
   }
   const shared_shape shape = shared_tables_shape();
+  const int partition_bits = std::min(partition_bits_for(shape, planned), max_partition_bits);
   if (forced == path::automatic) {
     if (n == 0 || n > max_narrow_count) {
       chosen = path::sort;
-    } else if (planned <= static_cast<double>(shape.max_keys())) {
+    } else if (partition_bits_for(shape, planned) <= auto_partition_bits()) {
       chosen = path::shared_tables;
     } else if (plan_two_level(n, expected).use) {
       chosen = path::two_level;
@@ -924,10 +976,10 @@ void count_hash_table(const std::int64_t* in, std::int64_t n, device_table<std::
   bool counted = false;  // false: the sort counts
   std::string what;
   if (chosen == path::shared_tables) {
-    const std::int64_t capacity = merged_capacity(shape);
+    const std::int64_t capacity = merged_capacity(shape, partition_bits);
     const table_layout l = place_table(a, capacity);
-    st = run_shared_tables(in, n, shape, l, capacity, state, clock);
-    what = "shared tables";
+    st = run_shared_tables(in, n, shape, partition_bits, l, capacity, state, clock);
+    what = partition_bits == 0 ? "shared tables" : "shared tables, " + std::to_string(1 << partition_bits) + " partitions";
     if (st.overflow == 0) {
       detail::write_distinct_table(l.pair_keys, l.pair_counts, static_cast<std::int64_t>(st.distinct),
                                    st.sentinel_count, false, out, l.scratch, l.scratch_bytes);

@@ -382,7 +382,7 @@ TEST_SUITE("counting/7 hash table") {
     config cfg;
     cfg.variant = 1;  // forced to the shared tables, which hold the 65537 keys only in part: the sort counts
     check_stage<i64>(7, data, "sampled items distinct, the others all 5, shared tables", cfg);
-    expect_path("forced: est. 2^17.2 distinct -> shared tables full -> sort");
+    expect_path("forced: est. 2^17.2 distinct -> shared tables, 8 partitions full -> sort");
   }
   TEST_CASE("[gpu] 2^22 keys, 2^16 distinct, 2^20 all distinct, zipf-like over 2^10, every path (WB_LARGE=1)" *
             doctest::skip(!large_tests_enabled())) {
