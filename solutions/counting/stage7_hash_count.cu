@@ -56,6 +56,7 @@ struct table_state {
   unsigned long long sample_seen;     // the sample: distinct keys in it,
   unsigned long long sample_once;     // those seen once,
   unsigned long long sample_twice;    // and twice
+  unsigned long long hot;             // two-level: hot keys listed (may pass max_hot: the first max_hot count)
 };
 
 enum class path : int { automatic = 0, shared_tables = 1, two_level = 2, sort = 3, global_table = 4 };
@@ -319,11 +320,46 @@ __device__ void spill_one(ht::table_view<Count> spill, unsigned long long h, uns
 constexpr int spill_cache_slots = 512;
 constexpr unsigned spill_cache_keys = spill_cache_slots / 2;
 
+// Hot keys: keys the sample saw often enough that their items alone would fill a bucket's
+// room (a zipf-like input's first few hundred keys). The scatter counts them in a small
+// shared table of its own and never writes them to a bucket (as a sample sort's "equality
+// buckets" do, Axtmann et al. 2017, IPS4o), so the buckets keep near their fair share.
+constexpr int max_hot = 512;
+constexpr int hot_slots = 1024;  // a shared table at most half full
+
+// Lists the sample's keys seen `threshold` times or more (as hashes), up to max_hot of them.
+__global__ void collect_hot_kernel(ht::table_view<unsigned> sample_table, unsigned threshold,
+                                   unsigned long long* hot_keys, unsigned long long* hot_counts, table_state* state) {
+  for (std::int64_t i = wb::global_thread_index(); i < static_cast<std::int64_t>(sample_table.capacity);
+       i += wb::grid_thread_count()) {
+    const unsigned long long u = sample_table.keys[i];
+    // INT64_MAX (the empty slot's key) is counted on the side wherever it goes.
+    if (u == ht::empty_key || sample_table.counts[i] < threshold) continue;
+    const unsigned long long at = atomicAdd(&state->hot, 1ull);
+    if (at < max_hot) {
+      hot_keys[at] = ht::mix(u);
+      hot_counts[at] = 0;
+    }
+  }
+}
+
+// Appends the hot keys' (key, count) pairs after the buckets' pairs.
+__global__ void append_hot_kernel(const unsigned long long* hot_keys, const unsigned long long* hot_counts,
+                                  unsigned long long* keys, unsigned long long* counts, table_state* state) {
+  const unsigned long long listed = state->hot < max_hot ? state->hot : max_hot;
+  for (std::int64_t i = wb::global_thread_index(); i < static_cast<std::int64_t>(listed); i += wb::grid_thread_count()) {
+    if (hot_counts[i] == 0) continue;
+    const unsigned long long at = atomicAdd(&state->distinct, 1ull);
+    keys[at] = ht::unmix(hot_keys[i]);
+    counts[at] = hot_counts[i];
+  }
+}
+
 template <class Count>
 __global__ void __launch_bounds__(scatter_threads, 2)
     bucket_scatter_kernel(const std::int64_t* in, std::int64_t n, int bucket_bits, std::int64_t capacity,
                           unsigned long long* bucketed, unsigned long long* fill, ht::table_view<Count> spill,
-                          table_state* state) {
+                          const unsigned long long* hot_keys, unsigned long long* hot_counts, table_state* state) {
   unsigned long long* staged = wb::dynamic_shared<unsigned long long>();
   __shared__ unsigned cursor[1 << max_bucket_bits];       // the tile's keys per bucket, then the next place in staged
   __shared__ unsigned fits_below[1 << max_bucket_bits];   // staged[j] of bucket b fits if j < fits_below[b]...
@@ -332,14 +368,26 @@ __global__ void __launch_bounds__(scatter_threads, 2)
   __shared__ unsigned cache_counts[spill_cache_slots];
   __shared__ unsigned cache_used;
   __shared__ unsigned long long spilled;
+  __shared__ unsigned long long hot_set[hot_slots];  // hashes of the hot keys (hashed_empty_key: free)
+  __shared__ unsigned hot_set_counts[hot_slots];
+  __shared__ unsigned short hot_set_index[hot_slots];  // where the key is in hot_keys
   const int buckets = 1 << bucket_bits;
   const int per_thread = (buckets + scatter_threads - 1) / scatter_threads;  // 1 or 2
   const int lane = static_cast<int>(threadIdx.x) & 31;
   const unsigned lanes_below = (1u << lane) - 1u;
   ht::shared_clear_hashed<spill_cache_slots>(cache_keys, cache_counts);
+  ht::shared_clear_hashed<hot_slots>(hot_set, hot_set_counts);
   if (threadIdx.x == 0) {
     cache_used = 0;
     spilled = 0;
+  }
+  const int hot = static_cast<int>(state->hot < max_hot ? state->hot : max_hot);
+  __syncthreads();
+  for (int i = static_cast<int>(threadIdx.x); i < hot; i += scatter_threads) {  // distinct keys: CAS claims a slot
+    const unsigned long long key = hot_keys[i];
+    unsigned slot = static_cast<unsigned>(key) & (hot_slots - 1u);
+    while (atomicCAS(&hot_set[slot], ht::hashed_empty_key, key) != ht::hashed_empty_key) slot = (slot + 1u) & (hot_slots - 1u);
+    hot_set_index[slot] = static_cast<unsigned short>(i);
   }
   __syncthreads();
   for (std::int64_t tile = static_cast<std::int64_t>(blockIdx.x) * scatter_tile; tile < n;
@@ -353,10 +401,28 @@ __global__ void __launch_bounds__(scatter_threads, 2)
       const int j = k * scatter_threads + static_cast<int>(threadIdx.x);
       h[k] = j < items ? ht::mix(ht::flip(__ldcs(reinterpret_cast<const long long*>(in) + tile + j))) : 0;
     }
+    unsigned bucketed_keys = 0;  // bit k: key k goes to a bucket (it is in the tile and not hot)
 #pragma unroll
     for (int k = 0; k < scatter_items; ++k) {
       const int j = k * scatter_threads + static_cast<int>(threadIdx.x);
-      if (j < items) atomicAdd(&cursor[ht::bucket_of_hash(h[k], bucket_bits)], 1u);
+      if (j < items) bucketed_keys |= 1u << k;
+    }
+    if (hot > 0) {
+#pragma unroll
+      for (int k = 0; k < scatter_items; ++k) {
+        if (((bucketed_keys >> k) & 1u) == 0 || h[k] == ht::hashed_empty_key) continue;  // INT64_MAX: never hot
+        unsigned slot = static_cast<unsigned>(h[k]) & (hot_slots - 1u);
+        unsigned long long here;
+        while ((here = hot_set[slot]) != h[k] && here != ht::hashed_empty_key) slot = (slot + 1u) & (hot_slots - 1u);
+        if (here == h[k]) {
+          atomicAdd(&hot_set_counts[slot], 1u);
+          bucketed_keys &= ~(1u << k);
+        }
+      }
+    }
+#pragma unroll
+    for (int k = 0; k < scatter_items; ++k) {
+      if ((bucketed_keys >> k) & 1u) atomicAdd(&cursor[ht::bucket_of_hash(h[k], bucket_bits)], 1u);
     }
     __syncthreads();
     // Thread t owns buckets [t * per_thread, (t + 1) * per_thread): scan, then reserve.
@@ -383,15 +449,15 @@ __global__ void __launch_bounds__(scatter_threads, 2)
     __syncthreads();
 #pragma unroll
     for (int k = 0; k < scatter_items; ++k) {
-      const int j = k * scatter_threads + static_cast<int>(threadIdx.x);
-      if (j < items) staged[atomicAdd(&cursor[ht::bucket_of_hash(h[k], bucket_bits)], 1u)] = h[k];
+      if ((bucketed_keys >> k) & 1u) staged[atomicAdd(&cursor[ht::bucket_of_hash(h[k], bucket_bits)], 1u)] = h[k];
     }
     __syncthreads();
+    const int staged_items = static_cast<int>(tile_total);  // the tile's keys less its hot ones
     unsigned spills = 0;  // bit k: this thread's key of round k spills
 #pragma unroll
     for (int k = 0; k < scatter_items; ++k) {
       const int j = k * scatter_threads + static_cast<int>(threadIdx.x);
-      if (j < items) {
+      if (j < staged_items) {
         const unsigned long long v = staged[j];
         const unsigned b = ht::bucket_of_hash(v, bucket_bits);
         if (static_cast<unsigned>(j) < fits_below[b]) {
@@ -406,7 +472,7 @@ __global__ void __launch_bounds__(scatter_threads, 2)
          warp_spills &= warp_spills - 1) {
       const int k = __ffs(static_cast<int>(warp_spills)) - 1;
       const bool mine_spills = (spills >> k) & 1u;
-      const unsigned long long v = staged[k * scatter_threads + static_cast<int>(threadIdx.x) < items
+      const unsigned long long v = staged[k * scatter_threads + static_cast<int>(threadIdx.x) < staged_items
                                              ? k * scatter_threads + static_cast<int>(threadIdx.x) : 0];
       const unsigned peers = __match_any_sync(0xffffffffu, v) & __ballot_sync(0xffffffffu, mine_spills);
       if (!mine_spills || (peers & lanes_below) != 0) continue;  // the lowest lane of each key adds for all
@@ -418,9 +484,11 @@ __global__ void __launch_bounds__(scatter_threads, 2)
     }
     __syncthreads();  // cursor, fits_below, to_bucketed and staged are reused by the next tile
   }
-  // The block's spilled keys go to the global spill table.
+  // The block's spilled keys go to the global spill table, its hot keys' counts to theirs.
   for (int s = static_cast<int>(threadIdx.x); s < spill_cache_slots; s += scatter_threads)
     if (cache_counts[s] > 0) spill_one(spill, cache_keys[s], cache_counts[s], state);
+  for (int s = static_cast<int>(threadIdx.x); s < hot_slots; s += scatter_threads)
+    if (hot_set_counts[s] > 0) atomicAdd(&hot_counts[hot_set_index[s]], static_cast<unsigned long long>(hot_set_counts[s]));
   if (threadIdx.x == 0 && spilled > 0) atomicAdd(&state->spilled, spilled);
 }
 
@@ -585,6 +653,7 @@ struct estimate_result {
   double distinct = 0;
   std::int64_t seen = 0;
   std::int64_t once = 0;
+  ht::table_view<unsigned> sample_table{};  // the sample's keys and how often it saw each (capacity 0: none)
 };
 
 estimate_result estimate_distinct(const std::int64_t* in, std::int64_t n, table_state* state, arena& a) {
@@ -598,6 +667,7 @@ estimate_result estimate_distinct(const std::int64_t* in, std::int64_t n, table_
   estimate_result r;
   r.seen = static_cast<std::int64_t>(st.sample_seen);
   r.once = static_cast<std::int64_t>(st.sample_once);
+  r.sample_table = t;
   r.distinct = sample::estimate(n, sample::sample_size(n), static_cast<double>(st.sample_seen),
                                 static_cast<double>(st.sample_once), static_cast<double>(st.sample_twice));
   return r;
@@ -806,7 +876,9 @@ two_level_plan plan_two_level(std::int64_t n, double planned) {
   const double spill_keys = std::max(planned / 2, static_cast<double>(std::min(n / 16, min_spill_keys)));
   p.spill_capacity = capacity_for(static_cast<std::int64_t>(spill_keys), true);
   // A key has a pair in its bucket's table and, if it spilled, one in the spill table.
-  p.max_pairs = std::min(buckets * static_cast<std::int64_t>(bucket_max_keys), n) + std::min(p.spill_capacity, n);
+  // (and a hot key its one pair).
+  p.max_pairs =
+      std::min(buckets * static_cast<std::int64_t>(bucket_max_keys), n) + std::min(p.spill_capacity, n) + max_hot;
   return p;
 }
 
@@ -815,6 +887,8 @@ struct two_level_layout {
   unsigned long long* bucketed;  // bucket b's hashes at [b * capacity, (b + 1) * capacity)
   unsigned long long* spill_keys;
   unsigned* spill_counts;
+  unsigned long long* hot_keys;    // hashes of the hot keys
+  unsigned long long* hot_counts;  // and their counts
   unsigned long long* pair_keys;
   unsigned long long* pair_counts;
   void* scratch;
@@ -828,6 +902,8 @@ two_level_layout place_two_level(arena& a, const two_level_plan& p) {
   l.bucketed = a.take<unsigned long long>(buckets * p.capacity);
   l.spill_keys = a.take<unsigned long long>(p.spill_capacity);
   l.spill_counts = a.take<unsigned>(p.spill_capacity);
+  l.hot_keys = a.take<unsigned long long>(max_hot);
+  l.hot_counts = a.take<unsigned long long>(max_hot);
   l.pair_keys = a.take<unsigned long long>(p.max_pairs);
   l.pair_counts = a.take<unsigned long long>(p.max_pairs);
   l.scratch_bytes = detail::distinct_table_scratch_bytes(p.max_pairs);
@@ -836,19 +912,36 @@ two_level_layout place_two_level(arena& a, const two_level_plan& p) {
   return l;
 }
 
+// The sample count from which a key is hot: 8 times the sample's average per key seen (so
+// that evenly spread keys are never hot), at least 4. A hot key's items are counted where
+// they are read, never moved: the more items the list covers, the fewer the scatter writes.
+// COUNTING_STAGE7_HOT=0 turns hot keys off (for the measurements in the README).
+unsigned hot_threshold(std::int64_t n, const estimate_result& e) {
+  const char* off = std::getenv("COUNTING_STAGE7_HOT");
+  if (e.sample_table.capacity == 0 || e.seen == 0 || (off != nullptr && std::string(off) == "0")) return 0;
+  const double samples = static_cast<double>(sample::sample_size(n));
+  return static_cast<unsigned>(std::ceil(std::max(4.0, 8.0 * samples / static_cast<double>(e.seen))));
+}
+
 // Steps 1a, 1b and the spill table's pairs; returns the state read back from the device.
+// hot_from: the sample's table, whose keys seen `threshold` times or more are hot (0: none).
 table_state run_two_level(const std::int64_t* in, std::int64_t n, const two_level_layout& l, const two_level_plan& p,
-                          table_state* state, phase_clock& clock) {
+                          ht::table_view<unsigned> hot_from, unsigned threshold, table_state* state,
+                          phase_clock& clock) {
   const int buckets = 1 << p.bucket_bits;
   const ht::table_view<unsigned> spill{l.spill_keys, l.spill_counts, static_cast<unsigned long long>(p.spill_capacity)};
   wb::launch({grid_for(p.spill_capacity), block}, clear_table_kernel<unsigned>, spill, state);
   WB_CHECK(cudaMemsetAsync(l.fill, 0, static_cast<std::size_t>(buckets) * sizeof(unsigned long long)));
+  if (threshold > 0)
+    wb::launch({grid_for(static_cast<std::int64_t>(hot_from.capacity)), block}, collect_hot_kernel, hot_from, threshold,
+               l.hot_keys, l.hot_counts, state);
   clock.mark("clear");
   const std::int64_t tiles = wb::ceil_div(n, static_cast<std::int64_t>(scatter_tile));
   const std::int64_t resident = static_cast<std::int64_t>(counting::multiprocessor_count()) * 2;
   wb::launch({static_cast<unsigned>(tiles < resident ? tiles : resident), scatter_threads,
               scatter_tile * sizeof(unsigned long long)},
-             bucket_scatter_kernel<unsigned>, in, n, p.bucket_bits, p.capacity, l.bucketed, l.fill, spill, state);
+             bucket_scatter_kernel<unsigned>, in, n, p.bucket_bits, p.capacity, l.bucketed, l.fill, spill,
+             static_cast<const unsigned long long*>(l.hot_keys), l.hot_counts, state);
   clock.mark("scatter");
   const std::size_t table_shared = bucket_slots * (sizeof(unsigned long long) + sizeof(unsigned));
   auto* table_kernel = bucket_table_kernel<0>;
@@ -860,6 +953,9 @@ table_state run_two_level(const std::int64_t* in, std::int64_t n, const two_leve
   wb::launch({static_cast<unsigned>(buckets), table_threads, table_shared}, table_kernel,
              static_cast<const unsigned long long*>(l.bucketed), p.capacity,
              static_cast<const unsigned long long*>(l.fill), l.pair_keys, l.pair_counts, state);
+  if (threshold > 0)
+    wb::launch({grid_for(max_hot), block}, append_hot_kernel, static_cast<const unsigned long long*>(l.hot_keys),
+               static_cast<const unsigned long long*>(l.hot_counts), l.pair_keys, l.pair_counts, state);
   clock.mark("bucket_tables");
   table_state host = read_state(state);
   clock.mark("readback");
@@ -939,8 +1035,8 @@ void count_hash_table(const std::int64_t* in, std::int64_t n, device_table<std::
   double expected = static_cast<double>(n);  // distinct keys: the estimate (or what cfg says)
   double planned = expected;                 // what the shared and global tables plan for
   path chosen = forced;
+  estimate_result e;
   if (forced != path::sort && n > 0) {
-    estimate_result e;
     if (cfg.expected_distinct > 0) {
       e.distinct = static_cast<double>(cfg.expected_distinct);
       note = "told " + short_number(e.distinct) + " distinct";
@@ -990,8 +1086,9 @@ void count_hash_table(const std::int64_t* in, std::int64_t n, device_table<std::
     if (!p.use) p = plan_two_level(n, static_cast<double>(std::min(n, bucket_most_keys << max_bucket_bits)));  // forced
     if (p.use) {
       const two_level_layout l = place_two_level(a, p);
-      st = run_two_level(in, n, l, p, state, clock);
+      st = run_two_level(in, n, l, p, e.sample_table, hot_threshold(n, e), state, clock);
       what = "two-level, " + std::to_string(1 << p.bucket_bits) + " buckets";
+      if (st.hot > 0) what += ", " + std::to_string(std::min<unsigned long long>(st.hot, max_hot)) + " hot keys";
       if (st.overflow == 0) {
         detail::write_distinct_table(l.pair_keys, l.pair_counts, static_cast<std::int64_t>(st.distinct),
                                      st.sentinel_count, st.spilled > 0, out, l.scratch, l.scratch_bytes);

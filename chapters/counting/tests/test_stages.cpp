@@ -353,6 +353,30 @@ TEST_SUITE("counting/7 hash table") {
     check_stage<i64>(7, data, "the spill table overflows", spill_too_small);
     expect_path("two-level, 2 buckets full -> sort");
   }
+  TEST_CASE("two-level (forced): hot keys counted beside the buckets, INT64_MIN among them, more than the list holds") {
+    config cfg;
+    cfg.variant = 2;
+    const std::size_t n = 100'000;
+    std::mt19937_64 pick(wb::testing::seed(95));
+    // 20% INT64_MIN, 60% over 300 keys (about 130 sample hits each: hot), 20% over 20000 keys
+    // and INT64_MAX (never hot: it is counted on the side).
+    std::vector<i64> data(n);
+    for (auto& v : data) {
+      const auto r = pick() % 100;
+      v = r < 20 ? std::numeric_limits<i64>::min()
+          : r < 80 ? static_cast<i64>(pick() % 300) * 1'000'003
+          : r < 95 ? static_cast<i64>(pick() % 20000) - 5'000'000'000
+                   : std::numeric_limits<i64>::max();
+    }
+    check_stage<i64>(7, data, "301 hot keys", cfg);
+    expect_path("hot keys");
+    // 70% over 700 keys (about 65 sample hits each: hot, but only max_hot = 512 are listed;
+    // the rest go to their buckets), 30% over 20000 keys.
+    for (auto& v : data)
+      v = pick() % 10 < 7 ? static_cast<i64>(pick() % 700) * -77 : static_cast<i64>(pick() % 20000) + 1'000'000;
+    check_stage<i64>(7, data, "700 hot keys, 512 listed", cfg);
+    expect_path("512 hot keys");
+  }
   TEST_CASE("INT64_MAX (the empty-slot pattern) counted on the side, among many keys") {
     auto data = wb::gen::uniform<i64>(20'000, wb::testing::seed(82));
     for (std::size_t i = 0; i < data.size(); i += 3) data[i] = std::numeric_limits<i64>::max();
