@@ -35,13 +35,22 @@ scan::config scan_config() {
   return c;
 }
 
-// The pairs become (signed key, index) for the sort: the sort orders int64 keys itself.
-__global__ void unflip_kernel(const unsigned long long* flipped, std::int64_t pairs, std::int64_t* keys,
-                              std::uint32_t* index) {
+// The pairs become (signed key, value) for the sort (the sort orders int64 keys itself): the
+// value is the pair's count where counts fit in 32 bits (`narrow_counts`: given), else its
+// index, and the count is gathered by it after the sort (a random read per pair: at 2^24
+// pairs a third of the sort's time on an H100).
+__global__ void unflip_kernel(const unsigned long long* flipped, const unsigned long long* narrow_counts,
+                              std::int64_t pairs, std::int64_t* keys, std::uint32_t* values) {
   for (std::int64_t i = wb::global_thread_index(); i < pairs; i += wb::grid_thread_count()) {
     keys[i] = static_cast<std::int64_t>(flipped[i] ^ sign_bit);
-    index[i] = static_cast<std::uint32_t>(i);
+    values[i] = narrow_counts != nullptr ? static_cast<std::uint32_t>(narrow_counts[i]) : static_cast<std::uint32_t>(i);
   }
+}
+
+// The count of sorted pair i: its value, or (counts given) the count at its index.
+__device__ __forceinline__ unsigned long long count_of(const std::uint32_t* values, const unsigned long long* counts,
+                                                       std::int64_t i) {
+  return counts != nullptr ? counts[values[i]] : values[i];
 }
 
 // One pair per key: the sorted keys and their counts, gathered by index.
@@ -49,7 +58,7 @@ __global__ void gather_kernel(const std::int64_t* keys, const std::uint32_t* ind
                               std::int64_t pairs, unsigned long long sentinel_count, device_table<std::int64_t> out) {
   for (std::int64_t i = wb::global_thread_index(); i < pairs; i += wb::grid_thread_count()) {
     out.values[i] = keys[i];
-    out.counts[i] = counts[index[i]];
+    out.counts[i] = count_of(index, counts, i);
   }
   if (wb::global_thread_index() == 0) {
     std::int64_t size = pairs;
@@ -122,8 +131,8 @@ __global__ void sum_runs_kernel(const std::int64_t* keys, const std::uint32_t* i
   for (std::int64_t i = wb::global_thread_index(); i < pairs; i += wb::grid_thread_count()) {
     const bool head = i == 0 || keys[i] != keys[i - 1];
     if (head) {
-      unsigned long long total = counts[index[i]];
-      for (std::int64_t j = i + 1; j < pairs && keys[j] == keys[i]; ++j) total += counts[index[j]];
+      unsigned long long total = count_of(index, counts, i);
+      for (std::int64_t j = i + 1; j < pairs && keys[j] == keys[i]; ++j) total += count_of(index, counts, j);
       out.values[places[i]] = keys[i];
       out.counts[places[i]] = total;
     }
@@ -211,10 +220,18 @@ __global__ void __launch_bounds__(1024)
   }
 }
 
+// The tile's runs are written through shared memory: each thread puts its runs (key and
+// length) at their places in the tile's list, then the block copies the list out, so that
+// neighbouring threads write neighbouring places (with every key distinct, a thread's 16
+// runs written straight from its registers would put 32 lanes 16 places apart: uncoalesced,
+// 2^26 keys took 4.5 ms so on an H100, twice the sort).
+constexpr std::size_t write_runs_shared_bytes = 2 * rle_tile * sizeof(std::int64_t);
+
 __global__ void __launch_bounds__(rle_threads)
     write_runs_kernel(const std::int64_t* sorted, std::int64_t n, const std::int64_t* tile_places,
                       const std::int64_t* next_after, device_table<std::int64_t> out) {
-  __shared__ std::int64_t keys[rle_tile];
+  auto* keys = wb::dynamic_shared<std::int64_t>();        // the tile's keys, then its runs' keys
+  auto* run_lengths = reinterpret_cast<std::uint64_t*>(keys + rle_tile);
   __shared__ std::int64_t next_of_thread[rle_threads];  // first head in a later thread of the tile
   const std::int64_t start = static_cast<std::int64_t>(blockIdx.x) * rle_tile;
   const int items = static_cast<int>(n - start < rle_tile ? n - start : rle_tile);
@@ -225,37 +242,46 @@ __global__ void __launch_bounds__(rle_threads)
   const std::int64_t before = start > 0 ? sorted[start - 1] : 0;
   __syncthreads();
   const int first_j = static_cast<int>(threadIdx.x) * rle_items;
-  unsigned heads = 0;  // bit k: key first_j + k starts a run
+  std::int64_t mine[rle_items];  // the thread's keys (registers: every index below is a constant)
+  unsigned heads = 0;            // bit k: key first_j + k starts a run
+#pragma unroll
   for (int k = 0; k < rle_items; ++k) {
     const int j = first_j + k;
-    if (j >= items) break;
-    const bool head = j > 0 ? keys[j] != keys[j - 1] : (start == 0 || keys[0] != before);
+    mine[k] = j < items ? keys[j] : 0;
+    const bool head = j < items && (j > 0 ? keys[j] != keys[j - 1] : (start == 0 || keys[0] != before));
     if (head) heads |= 1u << k;
   }
   // The first head at or after each thread's keys, minimum from the right across the block.
   next_of_thread[threadIdx.x] = heads != 0 ? start + first_j + __ffs(static_cast<int>(heads)) - 1 : n;
-  __syncthreads();
+  __syncthreads();  // also: every thread has read its keys, so `keys` may be overwritten below
   for (int d = 1; d < rle_threads; d *= 2) {
     const std::int64_t other = threadIdx.x + d < rle_threads ? next_of_thread[threadIdx.x + d] : n;
     __syncthreads();
     if (other < next_of_thread[threadIdx.x]) next_of_thread[threadIdx.x] = other;
     __syncthreads();
   }
-  std::int64_t after_me = threadIdx.x + 1 < rle_threads ? next_of_thread[threadIdx.x + 1] : n;
-  if (after_me == n) after_me = next_after[blockIdx.x];
+  std::int64_t next = threadIdx.x + 1 < rle_threads ? next_of_thread[threadIdx.x + 1] : n;
+  if (next == n) next = next_after[blockIdx.x];
   unsigned tile_runs = 0;
   const unsigned rank = counting::detail::block_exclusive_scan<rle_threads>(static_cast<unsigned>(__popc(heads)), tile_runs);
-  std::int64_t place = tile_places[blockIdx.x] + rank;
-  for (unsigned rest = heads; rest != 0;) {
-    const int k = __ffs(static_cast<int>(rest)) - 1;
-    rest &= rest - 1;
-    const std::int64_t i = start + first_j + k;
-    const std::int64_t next = rest != 0 ? start + first_j + __ffs(static_cast<int>(rest)) - 1 : after_me;
-    out.values[place] = keys[first_j + k];
-    out.counts[place] = static_cast<std::uint64_t>(next - i);
-    ++place;
+  // From the thread's last head back to its first: each run ends where the one after it starts.
+#pragma unroll
+  for (int k = rle_items - 1; k >= 0; --k) {
+    if ((heads >> k) & 1u) {
+      const std::int64_t i = start + first_j + k;
+      const unsigned place = rank + static_cast<unsigned>(__popc(heads & ((1u << k) - 1u)));
+      keys[place] = mine[k];
+      run_lengths[place] = static_cast<std::uint64_t>(next - i);
+      next = i;
+    }
   }
-  if (blockIdx.x == gridDim.x - 1 && threadIdx.x == 0) *out.size = tile_places[blockIdx.x] + tile_runs;
+  __syncthreads();
+  const std::int64_t base = tile_places[blockIdx.x];
+  for (unsigned r = threadIdx.x; r < tile_runs; r += rle_threads) {
+    out.values[base + r] = keys[r];
+    out.counts[base + r] = run_lengths[r];
+  }
+  if (blockIdx.x == gridDim.x - 1 && threadIdx.x == 0) *out.size = base + tile_runs;
 }
 
 // COUNTING_STAGE7_PHASES=1: the sort and the steps after it timed apart (events), one line
@@ -316,7 +342,8 @@ std::size_t distinct_table_scratch_bytes(std::int64_t max_pairs) {
 
 void write_distinct_table(const unsigned long long* flipped_keys, const unsigned long long* counts,
                           std::int64_t pairs, unsigned long long sentinel_count, bool sum_equal_keys,
-                          device_table<std::int64_t> out, void* scratch, std::size_t scratch_bytes) {
+                          device_table<std::int64_t> out, void* scratch, std::size_t scratch_bytes,
+                          bool narrow_counts) {
   require_index_range(pairs);
   if (pairs == 0) {
     wb::launch({1, 32}, gather_kernel, static_cast<const std::int64_t*>(nullptr),
@@ -335,8 +362,10 @@ void write_distinct_table(const unsigned long long* flipped_keys, const unsigned
   if (pairs <= small_sort_max) {
     wb::launch({1, small_sort_threads}, small_sort_kernel, flipped_keys, pairs, keys_out, index_out);
   } else {
-    wb::launch({grid_for(pairs), block}, unflip_kernel, flipped_keys, pairs, keys_in, index_in);
+    wb::launch({grid_for(pairs), block}, unflip_kernel, flipped_keys, narrow_counts ? counts : nullptr, pairs, keys_in,
+               index_in);
     sort::solution::sort_onesweep<std::int64_t>(keys_in, keys_out, index_in, index_out, pairs, rest, sort_config());
+    if (narrow_counts) counts = nullptr;  // index_out holds the counts themselves
   }
   clock.mark("sort");
   if (!sum_equal_keys) {
@@ -388,7 +417,7 @@ void sort_run_length_encode(const std::int64_t* in, std::int64_t n, device_table
              first_head);
   scan::solution::scan_single_pass<std::int64_t>(head_counts, tile_places, tiles, rest, scan_config());
   wb::launch({1, 1024}, next_head_kernel, static_cast<const std::int64_t*>(first_head), tiles, n, next_after);
-  wb::launch({grid, rle_threads}, write_runs_kernel, static_cast<const std::int64_t*>(sorted), n,
+  wb::launch({grid, rle_threads, write_runs_shared_bytes}, write_runs_kernel, static_cast<const std::int64_t*>(sorted), n,
              static_cast<const std::int64_t*>(tile_places), static_cast<const std::int64_t*>(next_after), out);
   clock.mark("rle");
   clock.print();

@@ -287,7 +287,8 @@ __global__ void compact_kernel(ht::table_view<Count> t, unsigned long long* keys
 constexpr int scatter_threads = 512;
 constexpr int scatter_items = 16;                                  // keys a thread, per tile
 constexpr int scatter_tile = scatter_threads * scatter_items;      // 8192 keys: 64 KB staged
-constexpr int max_bucket_bits = 10;                                // at most 1024 buckets
+constexpr int max_bucket_bits = 12;                                // at most 4096 buckets
+constexpr int wide_bucket_bits = 10;  // up to 1024 buckets the scatter's arrays let 2 blocks share an SM
 constexpr int bucket_slots = 8192;                                 // 64 KB of keys, 32 KB of counts
 constexpr unsigned bucket_max_keys = bucket_slots * 3 / 4;         // more distinct keys: overflow
 constexpr std::int64_t bucket_planned_keys = bucket_slots * 9 / 16;  // buckets are planned and used up to 9/16
@@ -304,6 +305,11 @@ constexpr int table_threads = 512;
 // small table in the block's shared memory (a hot key spills again and again: that keeps
 // its atomics on the SM), which goes into the global spill table when the block ends, or
 // straight into the global spill table when the small one is full.
+// The scatter's dynamic shared memory: the staged tile and three words per bucket.
+constexpr std::size_t scatter_shared_bytes(int max_bits) {
+  return scatter_tile * sizeof(unsigned long long) + (std::size_t{1} << max_bits) * (sizeof(long long) + 2 * sizeof(unsigned));
+}
+
 template <class Count>
 __device__ void spill_one(ht::table_view<Count> spill, unsigned long long h, unsigned count, table_state* state) {
   // A full spill table would make every later spill probe all its slots: once it has
@@ -355,15 +361,16 @@ __global__ void append_hot_kernel(const unsigned long long* hot_keys, const unsi
   }
 }
 
-template <class Count>
-__global__ void __launch_bounds__(scatter_threads, 2)
+template <class Count, int MaxBucketBits>
+__global__ void __launch_bounds__(scatter_threads, MaxBucketBits <= wide_bucket_bits ? 2 : 1)
     bucket_scatter_kernel(const std::int64_t* in, std::int64_t n, int bucket_bits, std::int64_t capacity,
                           unsigned long long* bucketed, unsigned long long* fill, ht::table_view<Count> spill,
                           const unsigned long long* hot_keys, unsigned long long* hot_counts, table_state* state) {
+  // Dynamic shared memory (scatter_shared_bytes): the staged tile, then per bucket
   unsigned long long* staged = wb::dynamic_shared<unsigned long long>();
-  __shared__ unsigned cursor[1 << max_bucket_bits];       // the tile's keys per bucket, then the next place in staged
-  __shared__ unsigned fits_below[1 << max_bucket_bits];   // staged[j] of bucket b fits if j < fits_below[b]...
-  __shared__ long long to_bucketed[1 << max_bucket_bits];  // ...and then goes to bucketed[j + to_bucketed[b]]
+  auto* to_bucketed = reinterpret_cast<long long*>(staged + scatter_tile);  // ...and then goes to bucketed[j + to_bucketed[b]]
+  auto* cursor = reinterpret_cast<unsigned*>(to_bucketed + (1 << MaxBucketBits));  // the tile's keys, then the next place in staged
+  unsigned* fits_below = cursor + (1 << MaxBucketBits);  // staged[j] of bucket b fits if j < fits_below[b]...
   __shared__ unsigned long long cache_keys[spill_cache_slots];  // the block's spilled keys (hashes)
   __shared__ unsigned cache_counts[spill_cache_slots];
   __shared__ unsigned cache_used;
@@ -772,7 +779,7 @@ int auto_partition_bits() {
     const int b = std::atoi(v);
     if (b >= 0 && b <= max_partition_bits) return b;
   }
-  return 2;
+  return 0;
 }
 
 // The global table the blocks' tables are added into: every key the partitions' tables can
@@ -858,7 +865,7 @@ struct two_level_plan {
 // standard deviations) plus 1024. The spill table (the keys of buckets that a hot key
 // filled) has slots for half the planned keys, or N/16 up to 2^19 (zipf-like keys spill
 // tens of thousands), half full.
-two_level_plan plan_two_level(std::int64_t n, double planned) {
+two_level_plan plan_two_level(std::int64_t n, double planned, double seen = 0) {
   two_level_plan p;
   if (n <= 0 || n > max_narrow_count || planned > static_cast<double>(bucket_most_keys << max_bucket_bits))
     return p;
@@ -872,8 +879,14 @@ two_level_plan plan_two_level(std::int64_t n, double planned) {
   }
   const std::int64_t buckets = std::int64_t{1} << p.bucket_bits;
   const std::int64_t fair = wb::ceil_div(n, buckets);
-  p.capacity = (fair + fair / 8 + 1024 + 31) / 32 * 32;
-  const double spill_keys = std::max(planned / 2, static_cast<double>(std::min(n / 16, min_spill_keys)));
+  // Where every key has about as many items, a bucket's items vary as its number of keys
+  // does: by 1/sqrt(keys a bucket) (2^14 keys in 512 buckets: 18%, and 1/8 of room made
+  // buckets spill). The sample saw `seen` keys (fewer than there are): room for 4 standard
+  // deviations of that, at least 1/8, at most the fair share again.
+  const double keys_per_bucket = seen > 0 ? std::max(1.0, seen / static_cast<double>(buckets)) : 0;
+  const double slack = keys_per_bucket > 0 ? std::clamp(4 / std::sqrt(keys_per_bucket), 0.125, 1.0) : 0.125;
+  p.capacity = (fair + static_cast<std::int64_t>(std::ceil(slack * static_cast<double>(fair))) + 1024 + 31) / 32 * 32;
+  const double spill_keys = static_cast<double>(std::min(n / 16, min_spill_keys));
   p.spill_capacity = capacity_for(static_cast<std::int64_t>(spill_keys), true);
   // A key has a pair in its bucket's table and, if it spilled, one in the spill table.
   // (and a hot key its one pair).
@@ -937,11 +950,14 @@ table_state run_two_level(const std::int64_t* in, std::int64_t n, const two_leve
                l.hot_keys, l.hot_counts, state);
   clock.mark("clear");
   const std::int64_t tiles = wb::ceil_div(n, static_cast<std::int64_t>(scatter_tile));
-  const std::int64_t resident = static_cast<std::int64_t>(counting::multiprocessor_count()) * 2;
+  // More than 1024 buckets: the scatter's per-bucket arrays (64 KB) leave room for one block an SM.
+  const bool wide = p.bucket_bits <= wide_bucket_bits;
+  const std::int64_t resident = static_cast<std::int64_t>(counting::multiprocessor_count()) * (wide ? 2 : 1);
   wb::launch({static_cast<unsigned>(tiles < resident ? tiles : resident), scatter_threads,
-              scatter_tile * sizeof(unsigned long long)},
-             bucket_scatter_kernel<unsigned>, in, n, p.bucket_bits, p.capacity, l.bucketed, l.fill, spill,
-             static_cast<const unsigned long long*>(l.hot_keys), l.hot_counts, state);
+              scatter_shared_bytes(wide ? wide_bucket_bits : max_bucket_bits)},
+             wide ? bucket_scatter_kernel<unsigned, wide_bucket_bits> : bucket_scatter_kernel<unsigned, max_bucket_bits>,
+             in, n, p.bucket_bits, p.capacity, l.bucketed, l.fill, spill, static_cast<const unsigned long long*>(l.hot_keys),
+             l.hot_counts, state);
   clock.mark("scatter");
   const std::size_t table_shared = bucket_slots * (sizeof(unsigned long long) + sizeof(unsigned));
   auto* table_kernel = bucket_table_kernel<0>;
@@ -989,7 +1005,8 @@ sizes path_bytes(std::int64_t n) {
   }
   {
     arena a(nullptr);
-    const two_level_plan p = plan_two_level(n, static_cast<double>(std::min(n, bucket_most_keys << max_bucket_bits)));
+    // the most buckets, each with the most room
+    const two_level_plan p = plan_two_level(n, static_cast<double>(std::min(n, bucket_most_keys << max_bucket_bits)), 1);
     if (p.use) place_two_level(a, p);
     s.two_level = a.used();
   }
@@ -1060,7 +1077,7 @@ void count_hash_table(const std::int64_t* in, std::int64_t n, device_table<std::
       chosen = path::sort;
     } else if (partition_bits_for(shape, planned) <= auto_partition_bits()) {
       chosen = path::shared_tables;
-    } else if (plan_two_level(n, expected).use) {
+    } else if (plan_two_level(n, expected, static_cast<double>(e.seen)).use) {
       chosen = path::two_level;
     } else {
       chosen = path::sort;
@@ -1078,12 +1095,13 @@ void count_hash_table(const std::int64_t* in, std::int64_t n, device_table<std::
     what = partition_bits == 0 ? "shared tables" : "shared tables, " + std::to_string(1 << partition_bits) + " partitions";
     if (st.overflow == 0) {
       detail::write_distinct_table(l.pair_keys, l.pair_counts, static_cast<std::int64_t>(st.distinct),
-                                   st.sentinel_count, false, out, l.scratch, l.scratch_bytes);
+                                   st.sentinel_count, false, out, l.scratch, l.scratch_bytes, true);
       counted = true;
     }
   } else if (chosen == path::two_level) {
-    two_level_plan p = plan_two_level(n, expected);
-    if (!p.use) p = plan_two_level(n, static_cast<double>(std::min(n, bucket_most_keys << max_bucket_bits)));  // forced
+    two_level_plan p = plan_two_level(n, expected, static_cast<double>(e.seen));
+    if (!p.use)  // forced
+      p = plan_two_level(n, static_cast<double>(std::min(n, bucket_most_keys << max_bucket_bits)), static_cast<double>(e.seen));
     if (p.use) {
       const two_level_layout l = place_two_level(a, p);
       st = run_two_level(in, n, l, p, e.sample_table, hot_threshold(n, e), state, clock);
@@ -1091,7 +1109,7 @@ void count_hash_table(const std::int64_t* in, std::int64_t n, device_table<std::
       if (st.hot > 0) what += ", " + std::to_string(std::min<unsigned long long>(st.hot, max_hot)) + " hot keys";
       if (st.overflow == 0) {
         detail::write_distinct_table(l.pair_keys, l.pair_counts, static_cast<std::int64_t>(st.distinct),
-                                     st.sentinel_count, st.spilled > 0, out, l.scratch, l.scratch_bytes);
+                                     st.sentinel_count, st.spilled > 0, out, l.scratch, l.scratch_bytes, true);
         counted = true;
       }
     } else {
@@ -1107,7 +1125,7 @@ void count_hash_table(const std::int64_t* in, std::int64_t n, device_table<std::
     what = "global table";
     if (st.overflow == 0) {
       detail::write_distinct_table(l.pair_keys, l.pair_counts, static_cast<std::int64_t>(st.distinct),
-                                   st.sentinel_count, false, out, l.scratch, l.scratch_bytes);
+                                   st.sentinel_count, false, out, l.scratch, l.scratch_bytes, !wide);
       counted = true;
     }
   }
