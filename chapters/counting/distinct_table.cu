@@ -220,19 +220,17 @@ __global__ void __launch_bounds__(1024)
   }
 }
 
-// The tile's runs are written through shared memory: each thread puts its runs (key and
-// length) at their places in the tile's list, then the block copies the list out, so that
-// neighbouring threads write neighbouring places (with every key distinct, a thread's 16
-// runs written straight from its registers would put 32 lanes 16 places apart: uncoalesced,
-// 2^26 keys took 4.5 ms so on an H100, twice the sort).
-constexpr std::size_t write_runs_shared_bytes = 2 * rle_tile * sizeof(std::int64_t);
-
+// The tile's runs are written through shared memory: each thread puts its runs' keys and
+// starts at their places in the tile's list, then the block copies the list out, each run's
+// length being the distance to the next run's start, so that neighbouring threads write
+// neighbouring places (with every key distinct, a thread's 16 runs written straight from its
+// registers put 32 lanes 16 places apart: uncoalesced, 2^26 keys took 4.5 ms so on an H100,
+// twice the sort).
 __global__ void __launch_bounds__(rle_threads)
     write_runs_kernel(const std::int64_t* sorted, std::int64_t n, const std::int64_t* tile_places,
                       const std::int64_t* next_after, device_table<std::int64_t> out) {
-  auto* keys = wb::dynamic_shared<std::int64_t>();        // the tile's keys, then its runs' keys
-  auto* run_lengths = reinterpret_cast<std::uint64_t*>(keys + rle_tile);
-  __shared__ std::int64_t next_of_thread[rle_threads];  // first head in a later thread of the tile
+  __shared__ std::int64_t keys[rle_tile];              // the tile's keys, then its runs' keys
+  __shared__ std::uint16_t run_starts[rle_tile + 1];   // where each run starts in the tile
   const std::int64_t start = static_cast<std::int64_t>(blockIdx.x) * rle_tile;
   const int items = static_cast<int>(n - start < rle_tile ? n - start : rle_tile);
   for (int k = 0; k < rle_items; ++k) {
@@ -251,35 +249,25 @@ __global__ void __launch_bounds__(rle_threads)
     const bool head = j < items && (j > 0 ? keys[j] != keys[j - 1] : (start == 0 || keys[0] != before));
     if (head) heads |= 1u << k;
   }
-  // The first head at or after each thread's keys, minimum from the right across the block.
-  next_of_thread[threadIdx.x] = heads != 0 ? start + first_j + __ffs(static_cast<int>(heads)) - 1 : n;
-  __syncthreads();  // also: every thread has read its keys, so `keys` may be overwritten below
-  for (int d = 1; d < rle_threads; d *= 2) {
-    const std::int64_t other = threadIdx.x + d < rle_threads ? next_of_thread[threadIdx.x + d] : n;
-    __syncthreads();
-    if (other < next_of_thread[threadIdx.x]) next_of_thread[threadIdx.x] = other;
-    __syncthreads();
-  }
-  std::int64_t next = threadIdx.x + 1 < rle_threads ? next_of_thread[threadIdx.x + 1] : n;
-  if (next == n) next = next_after[blockIdx.x];
   unsigned tile_runs = 0;
+  // (its barriers also mean every thread has read its keys: `keys` may be overwritten below)
   const unsigned rank = counting::detail::block_exclusive_scan<rle_threads>(static_cast<unsigned>(__popc(heads)), tile_runs);
-  // From the thread's last head back to its first: each run ends where the one after it starts.
 #pragma unroll
-  for (int k = rle_items - 1; k >= 0; --k) {
+  for (int k = 0; k < rle_items; ++k) {
     if ((heads >> k) & 1u) {
-      const std::int64_t i = start + first_j + k;
       const unsigned place = rank + static_cast<unsigned>(__popc(heads & ((1u << k) - 1u)));
       keys[place] = mine[k];
-      run_lengths[place] = static_cast<std::uint64_t>(next - i);
-      next = i;
+      run_starts[place] = static_cast<std::uint16_t>(first_j + k);
     }
   }
   __syncthreads();
   const std::int64_t base = tile_places[blockIdx.x];
+  const std::int64_t next_tile_head = next_after[blockIdx.x];  // where the tile's last run ends
   for (unsigned r = threadIdx.x; r < tile_runs; r += rle_threads) {
+    const std::int64_t begin = start + run_starts[r];
+    const std::int64_t end = r + 1 < tile_runs ? start + run_starts[r + 1] : next_tile_head;
     out.values[base + r] = keys[r];
-    out.counts[base + r] = run_lengths[r];
+    out.counts[base + r] = static_cast<std::uint64_t>(end - begin);
   }
   if (blockIdx.x == gridDim.x - 1 && threadIdx.x == 0) *out.size = base + tile_runs;
 }
@@ -417,7 +405,7 @@ void sort_run_length_encode(const std::int64_t* in, std::int64_t n, device_table
              first_head);
   scan::solution::scan_single_pass<std::int64_t>(head_counts, tile_places, tiles, rest, scan_config());
   wb::launch({1, 1024}, next_head_kernel, static_cast<const std::int64_t*>(first_head), tiles, n, next_after);
-  wb::launch({grid, rle_threads, write_runs_shared_bytes}, write_runs_kernel, static_cast<const std::int64_t*>(sorted), n,
+  wb::launch({grid, rle_threads}, write_runs_kernel, static_cast<const std::int64_t*>(sorted), n,
              static_cast<const std::int64_t*>(tile_places), static_cast<const std::int64_t*>(next_after), out);
   clock.mark("rle");
   clock.print();

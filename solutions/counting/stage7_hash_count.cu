@@ -30,6 +30,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -57,6 +58,9 @@ struct table_state {
   unsigned long long sample_once;     // those seen once,
   unsigned long long sample_twice;    // and twice
   unsigned long long hot;             // two-level: hot keys listed (may pass max_hot: the first max_hot count)
+  unsigned long long sample_min = ~0ull;  // the sample's smallest and largest (flipped) keys
+  unsigned long long sample_max;
+  unsigned long long range_most;      // the most sampled keys in one key-range bucket
 };
 
 enum class path : int { automatic = 0, shared_tables = 1, two_level = 2, sort = 3, global_table = 4 };
@@ -90,24 +94,76 @@ __global__ void sample_insert_kernel(const std::int64_t* in, std::int64_t n, ht:
 
 // Frequencies of frequencies: how many keys the sample saw at all, once, twice.
 __global__ void sample_frequencies_kernel(ht::table_view<unsigned> t, table_state* state) {
-  unsigned long long seen = 0, once = 0, twice = 0;
+  unsigned long long seen = 0, once = 0, twice = 0, smallest = ~0ull, largest = 0;
   for (std::int64_t i = wb::global_thread_index(); i < static_cast<std::int64_t>(t.capacity);
        i += wb::grid_thread_count()) {
-    if (t.keys[i] == ht::empty_key) continue;
+    const unsigned long long u = t.keys[i];
+    if (u == ht::empty_key) continue;
     ++seen;
     once += t.counts[i] == 1u ? 1 : 0;
     twice += t.counts[i] == 2u ? 1 : 0;
+    smallest = u < smallest ? u : smallest;
+    largest = u > largest ? u : largest;
   }
   for (int d = 16; d > 0; d >>= 1) {
     seen += __shfl_xor_sync(0xffffffffu, seen, d);
     once += __shfl_xor_sync(0xffffffffu, once, d);
     twice += __shfl_xor_sync(0xffffffffu, twice, d);
+    const unsigned long long s = __shfl_xor_sync(0xffffffffu, smallest, d);
+    const unsigned long long l = __shfl_xor_sync(0xffffffffu, largest, d);
+    smallest = s < smallest ? s : smallest;
+    largest = l > largest ? l : largest;
   }
   if ((threadIdx.x & 31) == 0 && seen > 0) {
     atomicAdd(&state->sample_seen, seen);
     atomicAdd(&state->sample_once, once);
     atomicAdd(&state->sample_twice, twice);
+    atomicMin(&state->sample_min, smallest);
+    atomicMax(&state->sample_max, largest);
   }
+}
+
+// ---- Buckets by key range ------------------------------------------------------------------------
+// Where the sample says the keys spread evenly over [min, max] (their buckets by VALUE hold
+// about as many sampled keys each), the two-level count's buckets are ranges of keys instead
+// of ranges of hashes: bucket b holds the keys of [min + b (max - min + 1) / B, ...). Then
+// each bucket's (key, count) pairs, sorted inside its block, are a slice of the finished
+// table, and no sort of all the pairs is needed (as a sample sort's buckets are, PMPP ch. 13;
+// keys below the sample's min go to bucket 0, above its max to the last). mult == 0: buckets
+// by hash.
+struct range_map {
+  unsigned long long min = 0;
+  unsigned long long mult = 0;  // floor(2^64 B / (max - min + 1)), or B when that is 2^64
+};
+
+__host__ __device__ __forceinline__ unsigned range_bucket(unsigned long long u, range_map m, unsigned buckets) {
+  if (u <= m.min) return 0;
+#if defined(__CUDA_ARCH__)
+  const unsigned long long b = __umul64hi(u - m.min, m.mult);
+#else
+  const auto b = static_cast<unsigned long long>((static_cast<unsigned __int128>(u - m.min) * m.mult) >> 64);
+#endif
+  return b < buckets ? static_cast<unsigned>(b) : buckets - 1u;
+}
+
+// The sampled keys per range bucket (one block): the most in one bucket goes to range_most.
+constexpr int range_check_threads = 1024;
+__global__ void __launch_bounds__(range_check_threads)
+    range_check_kernel(const std::int64_t* in, std::int64_t n, range_map m, unsigned buckets, table_state* state) {
+  __shared__ unsigned sampled[1 << 12];
+  __shared__ unsigned most;
+  for (unsigned b = threadIdx.x; b < buckets; b += range_check_threads) sampled[b] = 0;
+  if (threadIdx.x == 0) most = 0;
+  __syncthreads();
+  const std::int64_t samples = sample::sample_size(n);
+  for (std::int64_t i = threadIdx.x; i < samples; i += range_check_threads)
+    atomicAdd(&sampled[range_bucket(ht::flip(in[sample::position(i, n)]), m, buckets)], 1u);
+  __syncthreads();
+  unsigned mine = 0;
+  for (unsigned b = threadIdx.x; b < buckets; b += range_check_threads) mine = sampled[b] > mine ? sampled[b] : mine;
+  atomicMax(&most, mine);
+  __syncthreads();
+  if (threadIdx.x == 0) state->range_most = most;
 }
 
 // ---- Adding a warp's keys, hot keys combined first -------------------------------------------
@@ -363,7 +419,7 @@ __global__ void append_hot_kernel(const unsigned long long* hot_keys, const unsi
 
 template <class Count, int MaxBucketBits>
 __global__ void __launch_bounds__(scatter_threads, MaxBucketBits <= wide_bucket_bits ? 2 : 1)
-    bucket_scatter_kernel(const std::int64_t* in, std::int64_t n, int bucket_bits, std::int64_t capacity,
+    bucket_scatter_kernel(const std::int64_t* in, std::int64_t n, int bucket_bits, range_map by_range, std::int64_t capacity,
                           unsigned long long* bucketed, unsigned long long* fill, ht::table_view<Count> spill,
                           const unsigned long long* hot_keys, unsigned long long* hot_counts, table_state* state) {
   // Dynamic shared memory (scatter_shared_bytes): the staged tile, then per bucket
@@ -406,7 +462,14 @@ __global__ void __launch_bounds__(scatter_threads, MaxBucketBits <= wide_bucket_
 #pragma unroll
     for (int k = 0; k < scatter_items; ++k) {  // all loads first: 16 in flight per thread
       const int j = k * scatter_threads + static_cast<int>(threadIdx.x);
-      h[k] = j < items ? ht::mix(ht::flip(__ldcs(reinterpret_cast<const long long*>(in) + tile + j))) : 0;
+      h[k] = j < items ? ht::flip(__ldcs(reinterpret_cast<const long long*>(in) + tile + j)) : 0;
+    }
+    unsigned bucket[scatter_items];
+#pragma unroll
+    for (int k = 0; k < scatter_items; ++k) {
+      bucket[k] = by_range.mult != 0 ? range_bucket(h[k], by_range, static_cast<unsigned>(buckets)) : 0u;
+      h[k] = ht::mix(h[k]);
+      if (by_range.mult == 0) bucket[k] = ht::bucket_of_hash(h[k], bucket_bits);
     }
     unsigned bucketed_keys = 0;  // bit k: key k goes to a bucket (it is in the tile and not hot)
 #pragma unroll
@@ -429,7 +492,7 @@ __global__ void __launch_bounds__(scatter_threads, MaxBucketBits <= wide_bucket_
     }
 #pragma unroll
     for (int k = 0; k < scatter_items; ++k) {
-      if ((bucketed_keys >> k) & 1u) atomicAdd(&cursor[ht::bucket_of_hash(h[k], bucket_bits)], 1u);
+      if ((bucketed_keys >> k) & 1u) atomicAdd(&cursor[bucket[k]], 1u);
     }
     __syncthreads();
     // Thread t owns buckets [t * per_thread, (t + 1) * per_thread): scan, then reserve.
@@ -456,7 +519,7 @@ __global__ void __launch_bounds__(scatter_threads, MaxBucketBits <= wide_bucket_
     __syncthreads();
 #pragma unroll
     for (int k = 0; k < scatter_items; ++k) {
-      if ((bucketed_keys >> k) & 1u) staged[atomicAdd(&cursor[ht::bucket_of_hash(h[k], bucket_bits)], 1u)] = h[k];
+      if ((bucketed_keys >> k) & 1u) staged[atomicAdd(&cursor[bucket[k]], 1u)] = h[k];
     }
     __syncthreads();
     const int staged_items = static_cast<int>(tile_total);  // the tile's keys less its hot ones
@@ -466,7 +529,8 @@ __global__ void __launch_bounds__(scatter_threads, MaxBucketBits <= wide_bucket_
       const int j = k * scatter_threads + static_cast<int>(threadIdx.x);
       if (j < staged_items) {
         const unsigned long long v = staged[j];
-        const unsigned b = ht::bucket_of_hash(v, bucket_bits);
+        const unsigned b = by_range.mult != 0 ? range_bucket(ht::unmix(v), by_range, static_cast<unsigned>(buckets))
+                                              : ht::bucket_of_hash(v, bucket_bits);
         if (static_cast<unsigned>(j) < fits_below[b]) {
           bucketed[j + to_bucketed[b]] = v;
         } else {
@@ -499,6 +563,93 @@ __global__ void __launch_bounds__(scatter_threads, MaxBucketBits <= wide_bucket_
   if (threadIdx.x == 0 && spilled > 0) atomicAdd(&state->spilled, spilled);
 }
 
+// Buckets by key range: where bucket b's sorted pairs go (keys + b * room, counts + b *
+// room) and how many there are (used[b]); used == nullptr: buckets by hash.
+struct sorted_slices {
+  unsigned long long* used = nullptr;
+  std::int64_t room = 0;
+};
+
+// A bucket table's pairs in key order: the slots become (flipped key, count), the empty ones
+// the largest key (~0: INT64_MAX is never in a table), a bitonic sorting network orders all
+// of them in shared memory (Batcher 1968; PMPP §13.7), and the first `used` are written.
+__device__ void write_sorted_slice(unsigned long long* table_keys, unsigned* table_counts, unsigned used,
+                                   unsigned long long* keys, unsigned long long* counts) {
+  for (int s = static_cast<int>(threadIdx.x); s < bucket_slots; s += table_threads) {
+    const unsigned long long h = table_keys[s];
+    table_keys[s] = h == ht::hashed_empty_key ? ~0ull : ht::unmix(h);
+  }
+  __syncthreads();
+  for (int k = 2; k <= bucket_slots; k *= 2) {
+    for (int j = k / 2; j > 0; j /= 2) {
+      for (int i = static_cast<int>(threadIdx.x); i < bucket_slots; i += table_threads) {
+        const int partner = i ^ j;
+        if (partner > i) {
+          const unsigned long long a = table_keys[i], b = table_keys[partner];
+          if ((a > b) == ((i & k) == 0)) {
+            table_keys[i] = b;
+            table_keys[partner] = a;
+            const unsigned c = table_counts[i];
+            table_counts[i] = table_counts[partner];
+            table_counts[partner] = c;
+          }
+        }
+      }
+      __syncthreads();
+    }
+  }
+  for (unsigned i = threadIdx.x; i < used; i += table_threads) {
+    keys[i] = table_keys[i];
+    counts[i] = table_counts[i];
+  }
+}
+
+// Buckets by key range, after the tables: slice b's place in the table (an exclusive scan of
+// the slices' sizes, one block), the table's size and INT64_MAX's entry.
+constexpr int slice_scan_threads = 1024;
+__global__ void __launch_bounds__(slice_scan_threads)
+    slice_places_kernel(const unsigned long long* used, int buckets, unsigned long long* places, const table_state* state,
+                        device_table<std::int64_t> out) {
+  constexpr int per_thread = (1 << max_bucket_bits) / slice_scan_threads;
+  unsigned long long mine[per_thread];
+  unsigned long long sum = 0;
+#pragma unroll
+  for (int q = 0; q < per_thread; ++q) {
+    const int b = static_cast<int>(threadIdx.x) * per_thread + q;
+    mine[q] = b < buckets ? used[b] : 0;
+    sum += mine[q];
+  }
+  unsigned total = 0;  // at most 4096 slices of 6144 pairs: 32 bits hold it
+  unsigned long long place = detail::block_exclusive_scan<slice_scan_threads>(static_cast<unsigned>(sum), total);
+#pragma unroll
+  for (int q = 0; q < per_thread; ++q) {
+    const int b = static_cast<int>(threadIdx.x) * per_thread + q;
+    if (b < buckets) places[b] = place;
+    place += mine[q];
+  }
+  if (threadIdx.x == 0) {
+    std::int64_t size = total;
+    if (state->sentinel_count > 0) {
+      out.values[size] = std::numeric_limits<std::int64_t>::max();
+      out.counts[size] = state->sentinel_count;
+      ++size;
+    }
+    *out.size = size;
+  }
+}
+
+// Block b copies slice b to its place in the table.
+__global__ void copy_slices_kernel(const unsigned long long* keys, const unsigned long long* counts, std::int64_t room,
+                                   const unsigned long long* used, const unsigned long long* places,
+                                   device_table<std::int64_t> out) {
+  const std::int64_t from = static_cast<std::int64_t>(blockIdx.x) * room;
+  const auto to = static_cast<std::int64_t>(places[blockIdx.x]);
+  for (std::int64_t i = threadIdx.x; i < static_cast<std::int64_t>(used[blockIdx.x]); i += blockDim.x) {
+    out.values[to + i] = ht::unflip(keys[from + i]);
+    out.counts[to + i] = counts[from + i];
+  }
+}
+
 // 1b. Block b counts bucket b's keys (the first `capacity`; the rest spilled) in a hash table
 // in shared memory and appends its (key, count) pairs to keys/counts (one global atomicAdd
 // reserves the block's places; the order is the sort's business). Neighbouring threads read
@@ -507,7 +658,8 @@ __global__ void __launch_bounds__(scatter_threads, MaxBucketBits <= wide_bucket_
 template <int aggregate>
 __global__ void __launch_bounds__(table_threads)
     bucket_table_kernel(const unsigned long long* bucketed, std::int64_t capacity, const unsigned long long* fill,
-                        unsigned long long* keys, unsigned long long* counts, table_state* state) {
+                        unsigned long long* keys, unsigned long long* counts, sorted_slices slices,
+                        table_state* state) {
   unsigned long long* table_keys = wb::dynamic_shared<unsigned long long>();
   auto* table_counts = reinterpret_cast<unsigned*>(table_keys + bucket_slots);
   __shared__ unsigned used, written;
@@ -552,6 +704,16 @@ __global__ void __launch_bounds__(table_threads)
   __syncthreads();
   if (overflow != 0) {
     if (threadIdx.x == 0) state->overflow = 1;
+    return;
+  }
+  if (slices.used != nullptr) {  // buckets by key range: the bucket's pairs, sorted, are its slice
+    if (threadIdx.x == 0) {
+      if (sentinel > 0) atomicAdd(&state->sentinel_count, sentinel);
+      if (used > 0) atomicAdd(&state->distinct, static_cast<unsigned long long>(used));
+      slices.used[blockIdx.x] = used;
+    }
+    write_sorted_slice(table_keys, table_counts, used, keys + static_cast<std::int64_t>(blockIdx.x) * slices.room,
+                       counts + static_cast<std::int64_t>(blockIdx.x) * slices.room);
     return;
   }
   if (threadIdx.x == 0) {
@@ -661,6 +823,7 @@ struct estimate_result {
   std::int64_t seen = 0;
   std::int64_t once = 0;
   ht::table_view<unsigned> sample_table{};  // the sample's keys and how often it saw each (capacity 0: none)
+  unsigned long long min = 0, max = 0;       // the sample's smallest and largest flipped keys
 };
 
 estimate_result estimate_distinct(const std::int64_t* in, std::int64_t n, table_state* state, arena& a) {
@@ -675,6 +838,8 @@ estimate_result estimate_distinct(const std::int64_t* in, std::int64_t n, table_
   r.seen = static_cast<std::int64_t>(st.sample_seen);
   r.once = static_cast<std::int64_t>(st.sample_once);
   r.sample_table = t;
+  r.min = st.sample_min;
+  r.max = st.sample_max;
   r.distinct = sample::estimate(n, sample::sample_size(n), static_cast<double>(st.sample_seen),
                                 static_cast<double>(st.sample_once), static_cast<double>(st.sample_twice));
   return r;
@@ -854,23 +1019,22 @@ struct two_level_plan {
   std::int64_t capacity = 0;        // places of each bucket
   std::int64_t spill_capacity = 0;  // slots of the spill table
   std::int64_t max_pairs = 0;       // pairs the bucket tables and the spill table can give
+  std::int64_t room = 0;            // buckets by key range: places for a bucket's sorted pairs
 };
 
-// Two-level for N below 2^32 (the tables' counts are 32-bit) and `planned` keys that 1024
-// buckets hold at 9/16 of their slots (a bucket refuses keys past 3/4); as few buckets as
-// hold them so, since fewer buckets mean longer runs of neighbours in the scatter's writes
-// (2^20 distinct keys among 2^26 on an H100: 1.89 ms with 1024 buckets), but at least one per
-// 2^17 items (up to 512), so that the bucket tables fill the GPU. A bucket has room for its
-// fair share of N plus 1/8 (for uniform hashes of 2^26 keys into 512 buckets that is 45
-// standard deviations) plus 1024. The spill table (the keys of buckets that a hot key
-// filled) has slots for half the planned keys, or N/16 up to 2^19 (zipf-like keys spill
-// tens of thousands), half full.
+// Two-level for N below 2^32 (the tables' counts are 32-bit) and `planned` keys that 4096
+// buckets hold at 9/16 of their slots (a bucket refuses keys past 3/4): as few buckets as
+// hold them so, but at least one per 2^16 items (up to 1024), so that the bucket tables fill
+// the GPU and an estimate that is low (zipf-like keys: the sample barely sees the tail)
+// still finds room (on an H100, 2^26 keys over 2^20 values: 1.48 ms with 512 buckets and
+// with 1024; zipf-like over 2^24 values: 1024 buckets 1.69 ms, 512 filled). The spill table
+// (the keys of buckets that a hot key filled) holds N/16 keys, up to 2^19, half full.
 two_level_plan plan_two_level(std::int64_t n, double planned, double seen = 0) {
   two_level_plan p;
   if (n <= 0 || n > max_narrow_count || planned > static_cast<double>(bucket_most_keys << max_bucket_bits))
     return p;
   p.use = true;
-  while (p.bucket_bits < 9 && (std::int64_t{1} << (p.bucket_bits + 17)) < n) ++p.bucket_bits;
+  while (p.bucket_bits < 10 && (std::int64_t{1} << (p.bucket_bits + 16)) < n) ++p.bucket_bits;
   while (p.bucket_bits < max_bucket_bits && static_cast<double>(bucket_planned_keys << p.bucket_bits) < planned)
     ++p.bucket_bits;
   if (const char* forced = std::getenv("COUNTING_STAGE7_BUCKET_BITS")) {  // for measurements
@@ -890,8 +1054,9 @@ two_level_plan plan_two_level(std::int64_t n, double planned, double seen = 0) {
   p.spill_capacity = capacity_for(static_cast<std::int64_t>(spill_keys), true);
   // A key has a pair in its bucket's table and, if it spilled, one in the spill table.
   // (and a hot key its one pair).
-  p.max_pairs =
-      std::min(buckets * static_cast<std::int64_t>(bucket_max_keys), n) + std::min(p.spill_capacity, n) + max_hot;
+  // Buckets by key range give bucket b the places [b room, (b + 1) room) for its pairs.
+  p.room = std::min(p.capacity, static_cast<std::int64_t>(bucket_max_keys));
+  p.max_pairs = buckets * p.room + std::min(p.spill_capacity, n) + max_hot;
   return p;
 }
 
@@ -902,6 +1067,8 @@ struct two_level_layout {
   unsigned* spill_counts;
   unsigned long long* hot_keys;    // hashes of the hot keys
   unsigned long long* hot_counts;  // and their counts
+  unsigned long long* slice_used;    // buckets by key range: pairs of each bucket
+  unsigned long long* slice_places;  // and their places in the table
   unsigned long long* pair_keys;
   unsigned long long* pair_counts;
   void* scratch;
@@ -917,12 +1084,37 @@ two_level_layout place_two_level(arena& a, const two_level_plan& p) {
   l.spill_counts = a.take<unsigned>(p.spill_capacity);
   l.hot_keys = a.take<unsigned long long>(max_hot);
   l.hot_counts = a.take<unsigned long long>(max_hot);
+  l.slice_used = a.take<unsigned long long>(buckets);
+  l.slice_places = a.take<unsigned long long>(buckets);
   l.pair_keys = a.take<unsigned long long>(p.max_pairs);
   l.pair_counts = a.take<unsigned long long>(p.max_pairs);
   l.scratch_bytes = detail::distinct_table_scratch_bytes(p.max_pairs);
   l.scratch = a.rest();
   a.take<unsigned char>(static_cast<std::int64_t>(l.scratch_bytes));
   return l;
+}
+
+// Buckets by key range for the two-level count, where the sample says they hold about as
+// many keys each: at most 6 standard deviations (and 8 keys) above the average of its keys
+// a bucket (none of its keys shows up in a bucket by hash; a skewed input, zipf-like keys,
+// puts most of them in the first buckets). COUNTING_STAGE7_RANGE=0 turns them off (for the
+// measurements in the README). Returns mult == 0 for buckets by hash.
+range_map choose_range(const std::int64_t* in, std::int64_t n, const estimate_result& e, int bucket_bits,
+                       table_state* state) {
+  const char* off = std::getenv("COUNTING_STAGE7_RANGE");
+  if (e.sample_table.capacity == 0 || e.seen < 2 || (off != nullptr && std::string(off) == "0")) return {};
+  const auto buckets = static_cast<unsigned long long>(1) << bucket_bits;
+  const unsigned long long span = e.max - e.min;  // max - min + 1 values
+  if (span < buckets) return {};                  // (fewer values than buckets)
+  range_map m;
+  m.min = e.min;
+  m.mult = span == ~0ull ? buckets
+                         : static_cast<unsigned long long>((static_cast<unsigned __int128>(buckets) << 64) / (span + 1));
+  wb::launch({1, range_check_threads}, range_check_kernel, in, n, m, static_cast<unsigned>(buckets), state);
+  const table_state st = read_state(state);
+  const double average = static_cast<double>(sample::sample_size(n)) / static_cast<double>(buckets);
+  if (static_cast<double>(st.range_most) > average + 6 * std::sqrt(average) + 8) return {};
+  return m;
 }
 
 // The sample count from which a key is hot: 8 times the sample's average per key seen (so
@@ -938,9 +1130,11 @@ unsigned hot_threshold(std::int64_t n, const estimate_result& e) {
 
 // Steps 1a, 1b and the spill table's pairs; returns the state read back from the device.
 // hot_from: the sample's table, whose keys seen `threshold` times or more are hot (0: none).
+// by_range.mult != 0: buckets by key range, and the table is written to `out` here (unless
+// the state says overflow or spilled: then the sort counts).
 table_state run_two_level(const std::int64_t* in, std::int64_t n, const two_level_layout& l, const two_level_plan& p,
-                          ht::table_view<unsigned> hot_from, unsigned threshold, table_state* state,
-                          phase_clock& clock) {
+                          ht::table_view<unsigned> hot_from, unsigned threshold, range_map by_range,
+                          device_table<std::int64_t> out, table_state* state, phase_clock& clock) {
   const int buckets = 1 << p.bucket_bits;
   const ht::table_view<unsigned> spill{l.spill_keys, l.spill_counts, static_cast<unsigned long long>(p.spill_capacity)};
   wb::launch({grid_for(p.spill_capacity), block}, clear_table_kernel<unsigned>, spill, state);
@@ -956,7 +1150,7 @@ table_state run_two_level(const std::int64_t* in, std::int64_t n, const two_leve
   wb::launch({static_cast<unsigned>(tiles < resident ? tiles : resident), scatter_threads,
               scatter_shared_bytes(wide ? wide_bucket_bits : max_bucket_bits)},
              wide ? bucket_scatter_kernel<unsigned, wide_bucket_bits> : bucket_scatter_kernel<unsigned, max_bucket_bits>,
-             in, n, p.bucket_bits, p.capacity, l.bucketed, l.fill, spill, static_cast<const unsigned long long*>(l.hot_keys),
+             in, n, p.bucket_bits, by_range, p.capacity, l.bucketed, l.fill, spill, static_cast<const unsigned long long*>(l.hot_keys),
              l.hot_counts, state);
   clock.mark("scatter");
   const std::size_t table_shared = bucket_slots * (sizeof(unsigned long long) + sizeof(unsigned));
@@ -968,13 +1162,23 @@ table_state run_two_level(const std::int64_t* in, std::int64_t n, const two_leve
   }
   wb::launch({static_cast<unsigned>(buckets), table_threads, table_shared}, table_kernel,
              static_cast<const unsigned long long*>(l.bucketed), p.capacity,
-             static_cast<const unsigned long long*>(l.fill), l.pair_keys, l.pair_counts, state);
+             static_cast<const unsigned long long*>(l.fill), l.pair_keys, l.pair_counts,
+             by_range.mult != 0 ? sorted_slices{l.slice_used, p.room} : sorted_slices{}, state);
+  if (by_range.mult != 0) {
+    wb::launch({1, slice_scan_threads}, slice_places_kernel, static_cast<const unsigned long long*>(l.slice_used),
+               buckets, l.slice_places, static_cast<const table_state*>(state), out);
+    wb::launch({static_cast<unsigned>(buckets), block}, copy_slices_kernel,
+               static_cast<const unsigned long long*>(l.pair_keys), static_cast<const unsigned long long*>(l.pair_counts),
+               p.room, static_cast<const unsigned long long*>(l.slice_used),
+               static_cast<const unsigned long long*>(l.slice_places), out);
+  }
   if (threshold > 0)
     wb::launch({grid_for(max_hot), block}, append_hot_kernel, static_cast<const unsigned long long*>(l.hot_keys),
                static_cast<const unsigned long long*>(l.hot_counts), l.pair_keys, l.pair_counts, state);
   clock.mark("bucket_tables");
   table_state host = read_state(state);
   clock.mark("readback");
+  if (by_range.mult != 0 && host.spilled > 0) host.overflow = 1;  // spilled pairs would need a merge: sort instead
   if (host.overflow == 0 && host.spilled > 0) {  // the spill table's pairs go after the buckets'
     wb::launch({grid_for(p.spill_capacity), block}, compact_kernel<unsigned>, spill, l.pair_keys, l.pair_counts,
                state);
@@ -1104,10 +1308,16 @@ void count_hash_table(const std::int64_t* in, std::int64_t n, device_table<std::
       p = plan_two_level(n, static_cast<double>(std::min(n, bucket_most_keys << max_bucket_bits)), static_cast<double>(e.seen));
     if (p.use) {
       const two_level_layout l = place_two_level(a, p);
-      st = run_two_level(in, n, l, p, e.sample_table, hot_threshold(n, e), state, clock);
+      const range_map by_range = choose_range(in, n, e, p.bucket_bits, state);
+      clock.mark("range_check");
+      st = run_two_level(in, n, l, p, e.sample_table, by_range.mult != 0 ? 0u : hot_threshold(n, e), by_range, out,
+                         state, clock);
       what = "two-level, " + std::to_string(1 << p.bucket_bits) + " buckets";
+      if (by_range.mult != 0) what += " by key range";
       if (st.hot > 0) what += ", " + std::to_string(std::min<unsigned long long>(st.hot, max_hot)) + " hot keys";
-      if (st.overflow == 0) {
+      if (st.overflow == 0 && by_range.mult != 0) {
+        counted = true;  // the slices are the table
+      } else if (st.overflow == 0) {
         detail::write_distinct_table(l.pair_keys, l.pair_counts, static_cast<std::int64_t>(st.distinct),
                                      st.sentinel_count, st.spilled > 0, out, l.scratch, l.scratch_bytes, true);
         counted = true;

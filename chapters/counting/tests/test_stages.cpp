@@ -353,6 +353,44 @@ TEST_SUITE("counting/7 hash table") {
     check_stage<i64>(7, data, "the spill table overflows", spill_too_small);
     expect_path("two-level, 2 buckets full -> sort");
   }
+  TEST_CASE("two-level (forced), buckets by key range: evenly spread keys, extremes, keys outside the sample's range") {
+    config cfg;
+    cfg.variant = 2;
+    // few_distinct spreads its values evenly over the whole int64 range, INT64_MIN and
+    // INT64_MAX among them: buckets by value hold about as many keys each.
+    const auto spread = wb::gen::few_distinct<i64>(100'000, wb::testing::seed(97), 40'000);
+    check_stage<i64>(7, spread, "40000 evenly spread keys", cfg);
+    expect_path("by key range");
+    setenv("COUNTING_STAGE7_RANGE", "0", 1);  // the same by hash
+    check_stage<i64>(7, spread, "40000 evenly spread keys, buckets by hash", cfg);
+    unsetenv("COUNTING_STAGE7_RANGE");
+    {
+      const std::string note = counting::take_stage_note();
+      CHECK(note.find("by key range") == std::string::npos);
+    }
+    // The sampled items spread over [-10^6, 10^6]; a few others lie outside it (below the
+    // sample's min: bucket 0; above its max: the last bucket), INT64_MIN and INT64_MAX too.
+    const std::int64_t n = 150'000;
+    std::mt19937_64 pick(wb::testing::seed(98));
+    std::vector<i64> data(static_cast<std::size_t>(n));
+    for (auto& v : data) v = static_cast<i64>(pick() % 2'000'001) - 1'000'000;
+    const i64 outside[] = {std::numeric_limits<i64>::min(), std::numeric_limits<i64>::min() + 1, -1'000'001,
+                           1'000'001, std::numeric_limits<i64>::max() - 1, std::numeric_limits<i64>::max()};
+    std::vector<bool> sampled(static_cast<std::size_t>(n));  // the sample's places keep their keys
+    for (std::int64_t s = 0; s < sample::sample_size(n); ++s) sampled[static_cast<std::size_t>(sample::position(s, n))] = true;
+    for (std::int64_t i = 0, k = 0; i < n && k < 600; ++i)
+      if (!sampled[static_cast<std::size_t>(i)]) data[static_cast<std::size_t>(i)] = outside[k++ % 6];
+    check_stage<i64>(7, data, "keys outside the sample's range", cfg);
+    expect_path("by key range");
+    // The sample spreads evenly, the other items are 30000 keys packed at one end: that bucket
+    // takes far more than its room and spills; spilled pairs are not merged by key range, so
+    // the sort counts, right.
+    for (std::int64_t i = 0; i < n; ++i) data[static_cast<std::size_t>(i)] = static_cast<i64>(pick() % 30000) + 5'000'000;
+    for (std::int64_t i = 0; i < sample::sample_size(n); ++i)
+      data[static_cast<std::size_t>(sample::position(i, n))] = static_cast<i64>(i) * 122'000'000'000'000 - 4'000'000'000'000'000'000;
+    check_stage<i64>(7, data, "sample spread, the rest packed in one bucket", cfg);
+    expect_path("by key range full -> sort");
+  }
   TEST_CASE("two-level (forced) with 2048 and 4096 buckets (the scatter's larger shape)") {
     // So many buckets need millions of keys; COUNTING_STAGE7_BUCKET_BITS forces them here.
     config cfg;
