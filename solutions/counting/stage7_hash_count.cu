@@ -146,20 +146,30 @@ __host__ __device__ __forceinline__ unsigned range_bucket(unsigned long long u, 
   return b < buckets ? static_cast<unsigned>(b) : buckets - 1u;
 }
 
-// The sampled keys per range bucket (one block): the most in one bucket goes to range_most.
+// The sampled keys per range bucket: `sampled` (zero before) gets every block's counts, then
+// one block finds the most in one bucket (state->range_most).
 constexpr int range_check_threads = 1024;
+constexpr int range_check_blocks = 32;
 __global__ void __launch_bounds__(range_check_threads)
-    range_check_kernel(const std::int64_t* in, std::int64_t n, range_map m, unsigned buckets, table_state* state) {
-  __shared__ unsigned sampled[1 << 12];
-  __shared__ unsigned most;
-  for (unsigned b = threadIdx.x; b < buckets; b += range_check_threads) sampled[b] = 0;
-  if (threadIdx.x == 0) most = 0;
+    range_check_kernel(const std::int64_t* in, std::int64_t n, range_map m, unsigned buckets,
+                       unsigned long long* sampled) {
+  __shared__ unsigned here[1 << 12];
+  for (unsigned b = threadIdx.x; b < buckets; b += range_check_threads) here[b] = 0;
   __syncthreads();
   const std::int64_t samples = sample::sample_size(n);
-  for (std::int64_t i = threadIdx.x; i < samples; i += range_check_threads)
-    atomicAdd(&sampled[range_bucket(ht::flip(in[sample::position(i, n)]), m, buckets)], 1u);
+  for (std::int64_t i = wb::global_thread_index(); i < samples; i += wb::grid_thread_count())
+    atomicAdd(&here[range_bucket(ht::flip(in[sample::position(i, n)]), m, buckets)], 1u);
   __syncthreads();
-  unsigned mine = 0;
+  for (unsigned b = threadIdx.x; b < buckets; b += range_check_threads)
+    if (here[b] > 0) atomicAdd(&sampled[b], static_cast<unsigned long long>(here[b]));
+}
+
+__global__ void __launch_bounds__(range_check_threads)
+    range_most_kernel(const unsigned long long* sampled, unsigned buckets, table_state* state) {
+  __shared__ unsigned long long most;
+  if (threadIdx.x == 0) most = 0;
+  __syncthreads();
+  unsigned long long mine = 0;
   for (unsigned b = threadIdx.x; b < buckets; b += range_check_threads) mine = sampled[b] > mine ? sampled[b] : mine;
   atomicMax(&most, mine);
   __syncthreads();
@@ -570,29 +580,54 @@ struct sorted_slices {
   std::int64_t room = 0;
 };
 
-// A bucket table's pairs in key order: the slots become (flipped key, count), the empty ones
-// the largest key (~0: INT64_MAX is never in a table), a bitonic sorting network orders all
-// of them in shared memory (Batcher 1968; PMPP §13.7), and the first `used` are written.
+// A bucket table's pairs in key order: the occupied slots become (flipped key, count) pairs
+// packed at the front of the table (every thread reads its slots before any writes), padded
+// with the largest key (~0: INT64_MAX is never in a table) to a power of two, and a bitonic
+// sorting network orders them in shared memory (Batcher 1968; PMPP §13.7); the first `used`
+// are written. `packed` is a shared counter, zero before.
 __device__ void write_sorted_slice(unsigned long long* table_keys, unsigned* table_counts, unsigned used,
-                                   unsigned long long* keys, unsigned long long* counts) {
-  for (int s = static_cast<int>(threadIdx.x); s < bucket_slots; s += table_threads) {
+                                   unsigned* packed, unsigned long long* keys, unsigned long long* counts) {
+  constexpr int per_thread = bucket_slots / table_threads;
+  const int lane = static_cast<int>(threadIdx.x) & 31;
+  unsigned long long key[per_thread];
+  unsigned count[per_thread];
+#pragma unroll
+  for (int q = 0; q < per_thread; ++q) {
+    const int s = q * table_threads + static_cast<int>(threadIdx.x);
     const unsigned long long h = table_keys[s];
-    table_keys[s] = h == ht::hashed_empty_key ? ~0ull : ht::unmix(h);
+    key[q] = h == ht::hashed_empty_key ? ~0ull : ht::unmix(h);
+    count[q] = table_counts[s];
   }
   __syncthreads();
-  for (int k = 2; k <= bucket_slots; k *= 2) {
+#pragma unroll
+  for (int q = 0; q < per_thread; ++q) {
+    const bool occupied = key[q] != ~0ull;
+    const unsigned ballot = __ballot_sync(0xffffffffu, occupied);
+    unsigned base = 0;
+    if (lane == 0 && ballot != 0) base = atomicAdd(packed, static_cast<unsigned>(__popc(ballot)));
+    base = __shfl_sync(0xffffffffu, base, 0);
+    if (occupied) {
+      const unsigned at = base + static_cast<unsigned>(__popc(ballot & ((1u << lane) - 1u)));
+      table_keys[at] = key[q];
+      table_counts[at] = count[q];
+    }
+  }
+  int size = 2;
+  while (size < static_cast<int>(used)) size *= 2;
+  __syncthreads();
+  for (int i = static_cast<int>(used) + static_cast<int>(threadIdx.x); i < size; i += table_threads) table_keys[i] = ~0ull;
+  __syncthreads();
+  for (int k = 2; k <= size; k *= 2) {
     for (int j = k / 2; j > 0; j /= 2) {
-      for (int i = static_cast<int>(threadIdx.x); i < bucket_slots; i += table_threads) {
-        const int partner = i ^ j;
-        if (partner > i) {
-          const unsigned long long a = table_keys[i], b = table_keys[partner];
-          if ((a > b) == ((i & k) == 0)) {
-            table_keys[i] = b;
-            table_keys[partner] = a;
-            const unsigned c = table_counts[i];
-            table_counts[i] = table_counts[partner];
-            table_counts[partner] = c;
-          }
+      for (int pair = static_cast<int>(threadIdx.x); pair < size / 2; pair += table_threads) {
+        const int i = ((pair & ~(j - 1)) << 1) | (pair & (j - 1));  // the pair's lower place; its partner is i + j
+        const unsigned long long a = table_keys[i], b = table_keys[i + j];
+        if ((a > b) == ((i & k) == 0)) {
+          table_keys[i] = b;
+          table_keys[i + j] = a;
+          const unsigned c = table_counts[i];
+          table_counts[i] = table_counts[i + j];
+          table_counts[i + j] = c;
         }
       }
       __syncthreads();
@@ -712,7 +747,7 @@ __global__ void __launch_bounds__(table_threads)
       if (used > 0) atomicAdd(&state->distinct, static_cast<unsigned long long>(used));
       slices.used[blockIdx.x] = used;
     }
-    write_sorted_slice(table_keys, table_counts, used, keys + static_cast<std::int64_t>(blockIdx.x) * slices.room,
+    write_sorted_slice(table_keys, table_counts, used, &written, keys + static_cast<std::int64_t>(blockIdx.x) * slices.room,
                        counts + static_cast<std::int64_t>(blockIdx.x) * slices.room);
     return;
   }
@@ -1100,7 +1135,7 @@ two_level_layout place_two_level(arena& a, const two_level_plan& p) {
 // puts most of them in the first buckets). COUNTING_STAGE7_RANGE=0 turns them off (for the
 // measurements in the README). Returns mult == 0 for buckets by hash.
 range_map choose_range(const std::int64_t* in, std::int64_t n, const estimate_result& e, int bucket_bits,
-                       table_state* state) {
+                       unsigned long long* scratch, table_state* state) {
   const char* off = std::getenv("COUNTING_STAGE7_RANGE");
   if (e.sample_table.capacity == 0 || e.seen < 2 || (off != nullptr && std::string(off) == "0")) return {};
   const auto buckets = static_cast<unsigned long long>(1) << bucket_bits;
@@ -1110,7 +1145,11 @@ range_map choose_range(const std::int64_t* in, std::int64_t n, const estimate_re
   m.min = e.min;
   m.mult = span == ~0ull ? buckets
                          : static_cast<unsigned long long>((static_cast<unsigned __int128>(buckets) << 64) / (span + 1));
-  wb::launch({1, range_check_threads}, range_check_kernel, in, n, m, static_cast<unsigned>(buckets), state);
+  WB_CHECK(cudaMemsetAsync(scratch, 0, buckets * sizeof(unsigned long long)));
+  wb::launch({range_check_blocks, range_check_threads}, range_check_kernel, in, n, m, static_cast<unsigned>(buckets),
+             scratch);
+  wb::launch({1, range_check_threads}, range_most_kernel, static_cast<const unsigned long long*>(scratch),
+             static_cast<unsigned>(buckets), state);
   const table_state st = read_state(state);
   const double average = static_cast<double>(sample::sample_size(n)) / static_cast<double>(buckets);
   if (static_cast<double>(st.range_most) > average + 6 * std::sqrt(average) + 8) return {};
@@ -1308,7 +1347,7 @@ void count_hash_table(const std::int64_t* in, std::int64_t n, device_table<std::
       p = plan_two_level(n, static_cast<double>(std::min(n, bucket_most_keys << max_bucket_bits)), static_cast<double>(e.seen));
     if (p.use) {
       const two_level_layout l = place_two_level(a, p);
-      const range_map by_range = choose_range(in, n, e, p.bucket_bits, state);
+      const range_map by_range = choose_range(in, n, e, p.bucket_bits, l.slice_used, state);
       clock.mark("range_check");
       st = run_two_level(in, n, l, p, e.sample_table, by_range.mult != 0 ? 0u : hot_threshold(n, e), by_range, out,
                          state, clock);
