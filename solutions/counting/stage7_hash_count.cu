@@ -61,6 +61,7 @@ struct table_state {
   unsigned long long sample_min = ~0ull;  // the sample's smallest and largest (flipped) keys
   unsigned long long sample_max;
   unsigned long long range_most;      // the most sampled keys in one key-range bucket
+  unsigned long long sample_most;     // the most times the sample saw one key
 };
 
 enum class path : int { automatic = 0, shared_tables = 1, two_level = 2, sort = 3, global_table = 4 };
@@ -94,7 +95,7 @@ __global__ void sample_insert_kernel(const std::int64_t* in, std::int64_t n, ht:
 
 // Frequencies of frequencies: how many keys the sample saw at all, once, twice.
 __global__ void sample_frequencies_kernel(ht::table_view<unsigned> t, table_state* state) {
-  unsigned long long seen = 0, once = 0, twice = 0, smallest = ~0ull, largest = 0;
+  unsigned long long seen = 0, once = 0, twice = 0, smallest = ~0ull, largest = 0, most = 0;
   for (std::int64_t i = wb::global_thread_index(); i < static_cast<std::int64_t>(t.capacity);
        i += wb::grid_thread_count()) {
     const unsigned long long u = t.keys[i];
@@ -104,6 +105,7 @@ __global__ void sample_frequencies_kernel(ht::table_view<unsigned> t, table_stat
     twice += t.counts[i] == 2u ? 1 : 0;
     smallest = u < smallest ? u : smallest;
     largest = u > largest ? u : largest;
+    most = t.counts[i] > most ? t.counts[i] : most;
   }
   for (int d = 16; d > 0; d >>= 1) {
     seen += __shfl_xor_sync(0xffffffffu, seen, d);
@@ -113,6 +115,8 @@ __global__ void sample_frequencies_kernel(ht::table_view<unsigned> t, table_stat
     const unsigned long long l = __shfl_xor_sync(0xffffffffu, largest, d);
     smallest = s < smallest ? s : smallest;
     largest = l > largest ? l : largest;
+    const unsigned long long m = __shfl_xor_sync(0xffffffffu, most, d);
+    most = m > most ? m : most;
   }
   if ((threadIdx.x & 31) == 0 && seen > 0) {
     atomicAdd(&state->sample_seen, seen);
@@ -120,6 +124,7 @@ __global__ void sample_frequencies_kernel(ht::table_view<unsigned> t, table_stat
     atomicAdd(&state->sample_twice, twice);
     atomicMin(&state->sample_min, smallest);
     atomicMax(&state->sample_max, largest);
+    atomicMax(&state->sample_most, most);
   }
 }
 
@@ -224,10 +229,12 @@ __device__ __forceinline__ void add_keys(const unsigned long long (&key)[items],
 // estimate promised) the block stops, and the host counts again by sorting.
 constexpr int tile_items = 8;
 
-template <int slots, int threads, int aggregate>
+template <int slots, int threads, int aggregate, bool partitioned>
 __global__ void __launch_bounds__(threads)
-    shared_tables_kernel(const std::int64_t* in, std::int64_t n, int partition_bits, ht::table_view<unsigned> merged,
-                         table_state* state) {
+    shared_tables_kernel(const std::int64_t* in, std::int64_t n, int partition_bits_given,
+                         ht::table_view<unsigned> merged, table_state* state) {
+  // (unpartitioned: a constant 0, so the filter below compiles away; it cost 12% at 2^10 keys)
+  const int partition_bits = partitioned ? partition_bits_given : 0;
   constexpr unsigned max_keys = slots / 4 * 3;
   constexpr int tile = threads * tile_items;
   unsigned long long* keys = wb::dynamic_shared<unsigned long long>();
@@ -263,7 +270,7 @@ __global__ void __launch_bounds__(threads)
     for (int k = 0; k < tile_items; ++k) {
       const std::int64_t j = base + k * threads + static_cast<int>(threadIdx.x);
       h[k] = j < n ? ht::mix(ht::flip(__ldcs(reinterpret_cast<const long long*>(in) + j))) : 0;
-      if (j < n && ht::bucket_of_hash(h[k], partition_bits) == partition) valid |= 1u << k;
+      if (j < n && (!partitioned || ht::bucket_of_hash(h[k], partition_bits) == partition)) valid |= 1u << k;
     }
     add_keys<aggregate>(h, valid, add);
     if (__syncthreads_or(*static_cast<volatile int*>(&overflow)) != 0) break;
@@ -859,6 +866,7 @@ struct estimate_result {
   std::int64_t once = 0;
   ht::table_view<unsigned> sample_table{};  // the sample's keys and how often it saw each (capacity 0: none)
   unsigned long long min = 0, max = 0;       // the sample's smallest and largest flipped keys
+  unsigned long long most = 0;               // the most times it saw one key
 };
 
 estimate_result estimate_distinct(const std::int64_t* in, std::int64_t n, table_state* state, arena& a) {
@@ -874,6 +882,7 @@ estimate_result estimate_distinct(const std::int64_t* in, std::int64_t n, table_
   r.once = static_cast<std::int64_t>(st.sample_once);
   r.sample_table = t;
   r.min = st.sample_min;
+  r.most = st.sample_most;
   r.max = st.sample_max;
   r.distinct = sample::estimate(n, sample::sample_size(n), static_cast<double>(st.sample_seen),
                                 static_cast<double>(st.sample_once), static_cast<double>(st.sample_twice));
@@ -899,7 +908,9 @@ struct shared_shape {
   int slots;
   int threads;
   int aggregate;
-  void (*kernel)(const std::int64_t*, std::int64_t, int, ht::table_view<unsigned>, table_state*);
+  using kernel_type = void (*)(const std::int64_t*, std::int64_t, int, ht::table_view<unsigned>, table_state*);
+  kernel_type kernel;              // one table's worth of keys
+  kernel_type partitioned_kernel;  // partitions
   std::int64_t max_keys() const { return slots / 4 * 3; }
   std::size_t shared_bytes() const {
     return static_cast<std::size_t>(slots) * (sizeof(unsigned long long) + sizeof(unsigned));
@@ -909,9 +920,9 @@ struct shared_shape {
 template <int slots, int threads>
 shared_shape shape_of(int aggregate) {
   switch (aggregate) {
-    case 1: return {slots, threads, 1, shared_tables_kernel<slots, threads, 1>};
-    case 2: return {slots, threads, 2, shared_tables_kernel<slots, threads, 2>};
-    default: return {slots, threads, 0, shared_tables_kernel<slots, threads, 0>};
+    case 1: return {slots, threads, 1, shared_tables_kernel<slots, threads, 1, false>, shared_tables_kernel<slots, threads, 1, true>};
+    case 2: return {slots, threads, 2, shared_tables_kernel<slots, threads, 2, false>, shared_tables_kernel<slots, threads, 2, true>};
+    default: return {slots, threads, 0, shared_tables_kernel<slots, threads, 0, false>, shared_tables_kernel<slots, threads, 0, true>};
   }
 }
 
@@ -995,10 +1006,11 @@ table_state run_shared_tables(const std::int64_t* in, std::int64_t n, const shar
   wb::launch({grid_for(capacity), block}, clear_table_kernel<unsigned>, merged, state);
   clock.mark("clear");
   int per_sm = 1;
+  const shared_shape::kernel_type kernel = partition_bits > 0 ? s.partitioned_kernel : s.kernel;
 #if defined(WB_BACKEND_CUDA)
-  WB_CHECK(cudaFuncSetAttribute(reinterpret_cast<const void*>(s.kernel), cudaFuncAttributeMaxDynamicSharedMemorySize,
+  WB_CHECK(cudaFuncSetAttribute(reinterpret_cast<const void*>(kernel), cudaFuncAttributeMaxDynamicSharedMemorySize,
                                 static_cast<int>(s.shared_bytes())));
-  WB_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, s.kernel, s.threads, s.shared_bytes()));
+  WB_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, s.threads, s.shared_bytes()));
   if (per_sm < 1) per_sm = 1;
 #endif
   const std::int64_t tile = static_cast<std::int64_t>(s.threads) * tile_items;
@@ -1008,7 +1020,7 @@ table_state run_shared_tables(const std::int64_t* in, std::int64_t n, const shar
       std::min(std::max<std::int64_t>(1, resident >> partition_bits), std::max<std::int64_t>(1, wb::ceil_div(n, tile)));
   const std::int64_t blocks = groups << partition_bits;
   if (n > 0)
-    wb::launch({static_cast<unsigned>(blocks), static_cast<unsigned>(s.threads), s.shared_bytes()}, s.kernel, in, n,
+    wb::launch({static_cast<unsigned>(blocks), static_cast<unsigned>(s.threads), s.shared_bytes()}, kernel, in, n,
                partition_bits, merged, state);
   clock.mark("shared_tables");
   wb::launch({grid_for(capacity), block}, compact_kernel<unsigned>, merged, l.pair_keys, l.pair_counts, state);
@@ -1064,12 +1076,14 @@ struct two_level_plan {
 // still finds room (on an H100, 2^26 keys over 2^20 values: 1.48 ms with 512 buckets and
 // with 1024; zipf-like over 2^24 values: 1024 buckets 1.69 ms, 512 filled). The spill table
 // (the keys of buckets that a hot key filled) holds N/16 keys, up to 2^19, half full.
-two_level_plan plan_two_level(std::int64_t n, double planned, double seen = 0) {
+two_level_plan plan_two_level(std::int64_t n, double planned, double seen = 0, bool skewed = true) {
   two_level_plan p;
   if (n <= 0 || n > max_narrow_count || planned > static_cast<double>(bucket_most_keys << max_bucket_bits))
     return p;
   p.use = true;
-  while (p.bucket_bits < 10 && (std::int64_t{1} << (p.bucket_bits + 16)) < n) ++p.bucket_bits;
+  const int least_bits = skewed ? 10 : 9;       // at least 1024 buckets (skewed keys) or 512,
+  const int items_bits = skewed ? 16 : 17;       // one per 2^16 (or 2^17) items
+  while (p.bucket_bits < least_bits && (std::int64_t{1} << (p.bucket_bits + items_bits)) < n) ++p.bucket_bits;
   while (p.bucket_bits < max_bucket_bits && static_cast<double>(bucket_planned_keys << p.bucket_bits) < planned)
     ++p.bucket_bits;
   if (const char* forced = std::getenv("COUNTING_STAGE7_BUCKET_BITS")) {  // for measurements
@@ -1315,12 +1329,16 @@ void count_hash_table(const std::int64_t* in, std::int64_t n, device_table<std::
   }
   const shared_shape shape = shared_tables_shape();
   const int partition_bits = std::min(partition_bits_for(shape, planned), max_partition_bits);
+  // Skewed keys (the sample saw some key as often as a hot one; or no sample): the estimate is
+  // likely low, and the two-level count takes more buckets.
+  const unsigned hot_from = hot_threshold(n, e);
+  const bool skewed = e.sample_table.capacity == 0 || (hot_from > 0 && e.most >= hot_from);
   if (forced == path::automatic) {
     if (n == 0 || n > max_narrow_count) {
       chosen = path::sort;
     } else if (partition_bits_for(shape, planned) <= auto_partition_bits()) {
       chosen = path::shared_tables;
-    } else if (plan_two_level(n, expected, static_cast<double>(e.seen)).use) {
+    } else if (plan_two_level(n, expected, static_cast<double>(e.seen), skewed).use) {
       chosen = path::two_level;
     } else {
       chosen = path::sort;
@@ -1342,7 +1360,7 @@ void count_hash_table(const std::int64_t* in, std::int64_t n, device_table<std::
       counted = true;
     }
   } else if (chosen == path::two_level) {
-    two_level_plan p = plan_two_level(n, expected, static_cast<double>(e.seen));
+    two_level_plan p = plan_two_level(n, expected, static_cast<double>(e.seen), skewed);
     if (!p.use)  // forced
       p = plan_two_level(n, static_cast<double>(std::min(n, bucket_most_keys << max_bucket_bits)), static_cast<double>(e.seen));
     if (p.use) {
