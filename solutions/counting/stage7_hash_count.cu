@@ -8,24 +8,29 @@
 // one; 0 chooses):
 //   1. shared tables (D up to ~6 thousand): every block counts its share of the items in a
 //      hash table in its own SHARED memory (PMPP §9.4's privatisation, as stage 6 does for
-//      256 bins) and adds its table into one global table at the end;
-//   2. two-level (D up to ~4.7 million): bucket_scatter writes every key's hash to one of up
-//      to 1024 buckets (a counting-sort pass, PMPP ch. 13), then one block per bucket counts
-//      it in a shared-memory table: the keys move three times, at near bandwidth;
+//      256 bins) and adds its table into one global table at the end (forced with more keys
+//      than a table holds: 2-8 partitions, each a further read of the input);
+//   2. two-level (D up to ~19 million): bucket_scatter writes every key to one of 512 to
+//      4096 buckets (a counting-sort pass, PMPP ch. 13), then one block per bucket counts it
+//      in a shared-memory table. Buckets are ranges of KEYS where the sample shows the keys
+//      spread evenly over their range: each block then sorts its bucket's few thousand pairs
+//      itself, and the buckets' pairs in bucket order are the table (as a sample sort's
+//      buckets are). Else (skewed keys) they are ranges of HASHES, and the keys the sample saw
+//      most often (hot keys) are counted in the scatter instead of moved;
 //   3. sort (D larger): the sort chapter's onesweep radix sort of all keys, then run-length
 //      encoding (distinct_table.hpp): no table helps when almost every key is new;
 //   4. one global table (the exercise's design): one pass, one L2 atomic per warp's key, in a
 //      table that stays in L2; only forced, since the two-level count beat it on an H100.
-// The hash paths end by sorting only the DISTINCT (key, count) pairs (distinct_table.hpp).
-// Hot keys: see add_keys.
+// The hash paths (but the two-level count by key range) end by sorting only the DISTINCT
+// (key, count) pairs (distinct_table.hpp). Hot keys in the tables: see add_keys.
 //
 // The choice (cfg.variant 0): a stratified sample of 2^16 items (hash_sample.hpp) is counted
 // in a small global table; the keys it saw once and twice give the estimate of D. The paths
 // size their tables from the estimate too (cfg.expected_distinct replaces it). An estimate
 // can be wrong: a table that fills sets a flag, and the stage counts again by sorting, from
 // the start: a wrong estimate costs time, never a count. The host reads back one small
-// record after the sample and one after the hash count (how many distinct keys, did a table
-// fill).
+// record after the sample, one after the key-range check of the two-level count, and one
+// after the hash count (how many distinct keys, did a table fill).
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -899,8 +904,8 @@ double margin_for(const estimate_result& e) {
   return e.seen > 0 && e.once * 4 <= e.seen ? close_plan_margin : plan_margin;
 }
 
-// The automatic choice: shared tables while twice the estimate fits one block's table; the
-// two-level count while it plans the keys in 1024 buckets; else the sort. (The one global
+// The automatic choice: shared tables while the planned keys fit one block's table; the
+// two-level count while it plans the keys in 4096 buckets; else the sort. (The one global
 // table lost to the two-level count wherever the shared tables do not fit, on an H100.)
 
 // ---- Path 1's plan and memory ----
@@ -983,8 +988,10 @@ int partition_bits_for(const shared_shape& s, double planned) {
   return bits;
 }
 
-// The automatic choice takes the shared tables up to 2^auto_partition_bits() partitions
-// (COUNTING_STAGE7_AUTO_PARTITION_BITS overrides it, for measurements).
+// The automatic choice takes the shared tables up to 2^auto_partition_bits() partitions: none,
+// since every partition reads the input once more (on an H100, 2^14 distinct keys among
+// 2^26: 1.56 ms with 2 partitions, 1.42 with 4, 2.07 with 8, the two-level count 1.2-1.3).
+// COUNTING_STAGE7_AUTO_PARTITION_BITS overrides it, for measurements.
 int auto_partition_bits() {
   if (const char* v = std::getenv("COUNTING_STAGE7_AUTO_PARTITION_BITS")) {
     const int b = std::atoi(v);
