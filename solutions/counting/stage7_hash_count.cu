@@ -65,7 +65,8 @@ struct table_state {
   unsigned long long hot;             // two-level: hot keys listed (may pass max_hot: the first max_hot count)
   unsigned long long sample_min = ~0ull;  // the sample's smallest and largest (flipped) keys
   unsigned long long sample_max;
-  unsigned long long range_most;      // the most sampled keys in one key-range bucket
+  unsigned long long range_most;      // the most sampled items (of keys not hot) in one key-range bucket
+  unsigned long long range_total;     // and in all of them
   unsigned long long sample_most;     // the most times the sample saw one key
 };
 
@@ -156,19 +157,24 @@ __host__ __device__ __forceinline__ unsigned range_bucket(unsigned long long u, 
   return b < buckets ? static_cast<unsigned>(b) : buckets - 1u;
 }
 
-// The sampled keys per range bucket: `sampled` (zero before) gets every block's counts, then
-// one block finds the most in one bucket (state->range_most).
+// The sampled items per range bucket, from the sample's table, less those of hot keys (seen
+// `hot_from` times or more, 0: none; the scatter counts them, they fill no bucket): `sampled`
+// (zero before) gets every block's counts, then one block finds the most in one bucket and
+// the total (state->range_most, range_total).
 constexpr int range_check_threads = 1024;
 constexpr int range_check_blocks = 32;
 __global__ void __launch_bounds__(range_check_threads)
-    range_check_kernel(const std::int64_t* in, std::int64_t n, range_map m, unsigned buckets,
+    range_check_kernel(ht::table_view<unsigned> sample_table, unsigned hot_from, range_map m, unsigned buckets,
                        unsigned long long* sampled) {
   __shared__ unsigned here[1 << 12];
   for (unsigned b = threadIdx.x; b < buckets; b += range_check_threads) here[b] = 0;
   __syncthreads();
-  const std::int64_t samples = sample::sample_size(n);
-  for (std::int64_t i = wb::global_thread_index(); i < samples; i += wb::grid_thread_count())
-    atomicAdd(&here[range_bucket(ht::flip(in[sample::position(i, n)]), m, buckets)], 1u);
+  for (std::int64_t i = wb::global_thread_index(); i < static_cast<std::int64_t>(sample_table.capacity);
+       i += wb::grid_thread_count()) {
+    const unsigned long long u = sample_table.keys[i];
+    const unsigned c = sample_table.counts[i];
+    if (u != ht::empty_key && (hot_from == 0 || c < hot_from)) atomicAdd(&here[range_bucket(u, m, buckets)], c);
+  }
   __syncthreads();
   for (unsigned b = threadIdx.x; b < buckets; b += range_check_threads)
     if (here[b] > 0) atomicAdd(&sampled[b], static_cast<unsigned long long>(here[b]));
@@ -176,14 +182,21 @@ __global__ void __launch_bounds__(range_check_threads)
 
 __global__ void __launch_bounds__(range_check_threads)
     range_most_kernel(const unsigned long long* sampled, unsigned buckets, table_state* state) {
-  __shared__ unsigned long long most;
-  if (threadIdx.x == 0) most = 0;
+  __shared__ unsigned long long most, total;
+  if (threadIdx.x == 0) most = total = 0;
   __syncthreads();
-  unsigned long long mine = 0;
-  for (unsigned b = threadIdx.x; b < buckets; b += range_check_threads) mine = sampled[b] > mine ? sampled[b] : mine;
+  unsigned long long mine = 0, sum = 0;
+  for (unsigned b = threadIdx.x; b < buckets; b += range_check_threads) {
+    mine = sampled[b] > mine ? sampled[b] : mine;
+    sum += sampled[b];
+  }
   atomicMax(&most, mine);
+  atomicAdd(&total, sum);
   __syncthreads();
-  if (threadIdx.x == 0) state->range_most = most;
+  if (threadIdx.x == 0) {
+    state->range_most = most;
+    state->range_total = total;
+  }
 }
 
 // ---- Adding a warp's keys, hot keys combined first -------------------------------------------
@@ -587,9 +600,14 @@ __global__ void __launch_bounds__(scatter_threads, MaxBucketBits <= wide_bucket_
 
 // Buckets by key range: where bucket b's sorted pairs go (keys + b * room, counts + b *
 // room) and how many there are (used[b]); used == nullptr: buckets by hash.
+// The hot keys (counted by the scatter, in no bucket) go into their buckets' tables here.
 struct sorted_slices {
   unsigned long long* used = nullptr;
   std::int64_t room = 0;
+  range_map by_range{};
+  unsigned buckets = 0;
+  const unsigned long long* hot_keys = nullptr;  // hashes
+  const unsigned long long* hot_counts = nullptr;
 };
 
 // A bucket table's pairs in key order: the occupied slots become (flipped key, count) pairs
@@ -747,6 +765,14 @@ __global__ void __launch_bounds__(table_threads)
     // Another thread's overflow ends the count (the sort counts again); without this a full
     // table would make every later insert probe all its slots.
     if (__syncthreads_or(*static_cast<volatile int*>(&overflow)) != 0) break;
+  }
+  if (slices.used != nullptr) {  // buckets by key range: the hot keys of this bucket's range, with their counts
+    const unsigned long long listed = state->hot < max_hot ? state->hot : max_hot;
+    for (unsigned i = threadIdx.x; i < listed; i += table_threads) {
+      const unsigned long long h = slices.hot_keys[i];
+      if (slices.hot_counts[i] > 0 && range_bucket(ht::unmix(h), slices.by_range, slices.buckets) == blockIdx.x)
+        add(h, static_cast<unsigned>(slices.hot_counts[i]));
+    }
   }
   __syncthreads();
   if (overflow != 0) {
@@ -1150,13 +1176,14 @@ two_level_layout place_two_level(arena& a, const two_level_plan& p) {
   return l;
 }
 
-// Buckets by key range for the two-level count, where the sample says they hold about as
-// many keys each: at most 6 standard deviations (and 8 keys) above the average of its keys
-// a bucket (none of its keys shows up in a bucket by hash; a skewed input, zipf-like keys,
-// puts most of them in the first buckets). COUNTING_STAGE7_RANGE=0 turns them off (for the
+// Buckets by key range for the two-level count, where the sample says they get about as many
+// items each: no bucket more than 6 standard deviations (and 8 items) above the average of
+// the sampled items a bucket, hot keys' items left out (the scatter counts those). A skewed
+// input (zipf-like keys: most of them in the first buckets) gets buckets by hash, which
+// spread any keys evenly. COUNTING_STAGE7_RANGE=0 turns key ranges off (for the
 // measurements in the README). Returns mult == 0 for buckets by hash.
-range_map choose_range(const std::int64_t* in, std::int64_t n, const estimate_result& e, int bucket_bits,
-                       unsigned long long* scratch, table_state* state) {
+range_map choose_range(const estimate_result& e, unsigned hot_from, int bucket_bits, unsigned long long* scratch,
+                       table_state* state) {
   const char* off = std::getenv("COUNTING_STAGE7_RANGE");
   if (e.sample_table.capacity == 0 || e.seen < 2 || (off != nullptr && std::string(off) == "0")) return {};
   const auto buckets = static_cast<unsigned long long>(1) << bucket_bits;
@@ -1167,12 +1194,12 @@ range_map choose_range(const std::int64_t* in, std::int64_t n, const estimate_re
   m.mult = span == ~0ull ? buckets
                          : static_cast<unsigned long long>((static_cast<unsigned __int128>(buckets) << 64) / (span + 1));
   WB_CHECK(cudaMemsetAsync(scratch, 0, buckets * sizeof(unsigned long long)));
-  wb::launch({range_check_blocks, range_check_threads}, range_check_kernel, in, n, m, static_cast<unsigned>(buckets),
-             scratch);
+  wb::launch({range_check_blocks, range_check_threads}, range_check_kernel, e.sample_table, hot_from, m,
+             static_cast<unsigned>(buckets), scratch);
   wb::launch({1, range_check_threads}, range_most_kernel, static_cast<const unsigned long long*>(scratch),
              static_cast<unsigned>(buckets), state);
   const table_state st = read_state(state);
-  const double average = static_cast<double>(sample::sample_size(n)) / static_cast<double>(buckets);
+  const double average = static_cast<double>(st.range_total) / static_cast<double>(buckets);
   if (static_cast<double>(st.range_most) > average + 6 * std::sqrt(average) + 8) return {};
   return m;
 }
@@ -1223,7 +1250,10 @@ table_state run_two_level(const std::int64_t* in, std::int64_t n, const two_leve
   wb::launch({static_cast<unsigned>(buckets), table_threads, table_shared}, table_kernel,
              static_cast<const unsigned long long*>(l.bucketed), p.capacity,
              static_cast<const unsigned long long*>(l.fill), l.pair_keys, l.pair_counts,
-             by_range.mult != 0 ? sorted_slices{l.slice_used, p.room} : sorted_slices{}, state);
+             by_range.mult != 0 ? sorted_slices{l.slice_used, p.room, by_range, static_cast<unsigned>(buckets), l.hot_keys,
+                                                 l.hot_counts}
+                                 : sorted_slices{},
+             state);
   if (by_range.mult != 0) {
     wb::launch({1, slice_scan_threads}, slice_places_kernel, static_cast<const unsigned long long*>(l.slice_used),
                buckets, l.slice_places, static_cast<const table_state*>(state), out);
@@ -1232,7 +1262,7 @@ table_state run_two_level(const std::int64_t* in, std::int64_t n, const two_leve
                p.room, static_cast<const unsigned long long*>(l.slice_used),
                static_cast<const unsigned long long*>(l.slice_places), out);
   }
-  if (threshold > 0)
+  if (threshold > 0 && by_range.mult == 0)  // (by key range they went into their buckets' tables)
     wb::launch({grid_for(max_hot), block}, append_hot_kernel, static_cast<const unsigned long long*>(l.hot_keys),
                static_cast<const unsigned long long*>(l.hot_counts), l.pair_keys, l.pair_counts, state);
   clock.mark("bucket_tables");
@@ -1338,8 +1368,8 @@ void count_hash_table(const std::int64_t* in, std::int64_t n, device_table<std::
   const int partition_bits = std::min(partition_bits_for(shape, planned), max_partition_bits);
   // Skewed keys (the sample saw some key as often as a hot one; or no sample): the estimate is
   // likely low, and the two-level count takes more buckets.
-  const unsigned hot_from = hot_threshold(n, e);
-  const bool skewed = e.sample_table.capacity == 0 || (hot_from > 0 && e.most >= hot_from);
+  const unsigned hot_sample_count = hot_threshold(n, e);
+  const bool skewed = e.sample_table.capacity == 0 || (hot_sample_count > 0 && e.most >= hot_sample_count);
   if (forced == path::automatic) {
     if (n == 0 || n > max_narrow_count) {
       chosen = path::sort;
@@ -1372,10 +1402,9 @@ void count_hash_table(const std::int64_t* in, std::int64_t n, device_table<std::
       p = plan_two_level(n, static_cast<double>(std::min(n, bucket_most_keys << max_bucket_bits)), static_cast<double>(e.seen));
     if (p.use) {
       const two_level_layout l = place_two_level(a, p);
-      const range_map by_range = choose_range(in, n, e, p.bucket_bits, l.slice_used, state);
+      const range_map by_range = choose_range(e, hot_sample_count, p.bucket_bits, l.slice_used, state);
       clock.mark("range_check");
-      st = run_two_level(in, n, l, p, e.sample_table, by_range.mult != 0 ? 0u : hot_threshold(n, e), by_range, out,
-                         state, clock);
+      st = run_two_level(in, n, l, p, e.sample_table, hot_sample_count, by_range, out, state, clock);
       what = "two-level, " + std::to_string(1 << p.bucket_bits) + " buckets";
       if (by_range.mult != 0) what += " by key range";
       if (st.hot > 0) what += ", " + std::to_string(std::min<unsigned long long>(st.hot, max_hot)) + " hot keys";

@@ -382,6 +382,15 @@ TEST_SUITE("counting/7 hash table") {
       if (!sampled[static_cast<std::size_t>(i)]) data[static_cast<std::size_t>(i)] = outside[k++ % 6];
     check_stage<i64>(7, data, "keys outside the sample's range", cfg);
     expect_path("by key range");
+    // Evenly spread keys and 5 hot ones (each 3% of the items): buckets by key range, the hot
+    // keys counted by the scatter and added into their buckets' tables.
+    for (auto& v : data) {
+      const auto r = pick() % 100;
+      const auto k = r < 15 ? static_cast<i64>(r % 5) * 8000 + 1234 : static_cast<i64>(pick() % 40000);
+      v = k * 230'584'300'921'369 - 4'611'686'018'427'387'904;
+    }
+    check_stage<i64>(7, data, "evenly spread keys and 5 hot ones", cfg);
+    expect_path("by key range, 5 hot keys");
     // The sample spreads evenly, the other items are 30000 keys packed at one end: that bucket
     // takes far more than its room and spills; spilled pairs are not merged by key range, so
     // the sort counts, right.
