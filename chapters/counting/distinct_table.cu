@@ -1,6 +1,8 @@
 // The sorted end of stage 7 (distinct_table.hpp), on the sort chapter's onesweep radix sort
 // (stage 5) and the scan chapter's single-pass scan (stage 6): PMPP ch. 13 and ch. 11.
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -33,13 +35,22 @@ scan::config scan_config() {
   return c;
 }
 
-// The pairs become (signed key, index) for the sort: the sort orders int64 keys itself.
-__global__ void unflip_kernel(const unsigned long long* flipped, std::int64_t pairs, std::int64_t* keys,
-                              std::uint32_t* index) {
+// The pairs become (signed key, value) for the sort (the sort orders int64 keys itself): the
+// value is the pair's count where counts fit in 32 bits (`narrow_counts`: given), else its
+// index, and the count is gathered by it after the sort (a random read per pair: at 2^24
+// pairs a third of the sort's time on an H100).
+__global__ void unflip_kernel(const unsigned long long* flipped, const unsigned long long* narrow_counts,
+                              std::int64_t pairs, std::int64_t* keys, std::uint32_t* values) {
   for (std::int64_t i = wb::global_thread_index(); i < pairs; i += wb::grid_thread_count()) {
     keys[i] = static_cast<std::int64_t>(flipped[i] ^ sign_bit);
-    index[i] = static_cast<std::uint32_t>(i);
+    values[i] = narrow_counts != nullptr ? static_cast<std::uint32_t>(narrow_counts[i]) : static_cast<std::uint32_t>(i);
   }
+}
+
+// The count of sorted pair i: its value, or (counts given) the count at its index.
+__device__ __forceinline__ unsigned long long count_of(const std::uint32_t* values, const unsigned long long* counts,
+                                                       std::int64_t i) {
+  return counts != nullptr ? counts[values[i]] : values[i];
 }
 
 // One pair per key: the sorted keys and their counts, gathered by index.
@@ -47,7 +58,7 @@ __global__ void gather_kernel(const std::int64_t* keys, const std::uint32_t* ind
                               std::int64_t pairs, unsigned long long sentinel_count, device_table<std::int64_t> out) {
   for (std::int64_t i = wb::global_thread_index(); i < pairs; i += wb::grid_thread_count()) {
     out.values[i] = keys[i];
-    out.counts[i] = counts[index[i]];
+    out.counts[i] = count_of(index, counts, i);
   }
   if (wb::global_thread_index() == 0) {
     std::int64_t size = pairs;
@@ -120,8 +131,8 @@ __global__ void sum_runs_kernel(const std::int64_t* keys, const std::uint32_t* i
   for (std::int64_t i = wb::global_thread_index(); i < pairs; i += wb::grid_thread_count()) {
     const bool head = i == 0 || keys[i] != keys[i - 1];
     if (head) {
-      unsigned long long total = counts[index[i]];
-      for (std::int64_t j = i + 1; j < pairs && keys[j] == keys[i]; ++j) total += counts[index[j]];
+      unsigned long long total = count_of(index, counts, i);
+      for (std::int64_t j = i + 1; j < pairs && keys[j] == keys[i]; ++j) total += count_of(index, counts, j);
       out.values[places[i]] = keys[i];
       out.counts[places[i]] = total;
     }
@@ -209,11 +220,17 @@ __global__ void __launch_bounds__(1024)
   }
 }
 
+// The tile's runs are written through shared memory: each thread puts its runs' keys and
+// starts at their places in the tile's list, then the block copies the list out, each run's
+// length being the distance to the next run's start, so that neighbouring threads write
+// neighbouring places (with every key distinct, a thread's 16 runs written straight from its
+// registers put 32 lanes 16 places apart: uncoalesced, 2^26 keys took 4.5 ms so on an H100,
+// twice the sort).
 __global__ void __launch_bounds__(rle_threads)
     write_runs_kernel(const std::int64_t* sorted, std::int64_t n, const std::int64_t* tile_places,
                       const std::int64_t* next_after, device_table<std::int64_t> out) {
-  __shared__ std::int64_t keys[rle_tile];
-  __shared__ std::int64_t next_of_thread[rle_threads];  // first head in a later thread of the tile
+  __shared__ std::int64_t keys[rle_tile];              // the tile's keys, then its runs' keys
+  __shared__ std::uint16_t run_starts[rle_tile + 1];   // where each run starts in the tile
   const std::int64_t start = static_cast<std::int64_t>(blockIdx.x) * rle_tile;
   const int items = static_cast<int>(n - start < rle_tile ? n - start : rle_tile);
   for (int k = 0; k < rle_items; ++k) {
@@ -223,38 +240,76 @@ __global__ void __launch_bounds__(rle_threads)
   const std::int64_t before = start > 0 ? sorted[start - 1] : 0;
   __syncthreads();
   const int first_j = static_cast<int>(threadIdx.x) * rle_items;
-  unsigned heads = 0;  // bit k: key first_j + k starts a run
+  std::int64_t mine[rle_items];  // the thread's keys (registers: every index below is a constant)
+  unsigned heads = 0;            // bit k: key first_j + k starts a run
+#pragma unroll
   for (int k = 0; k < rle_items; ++k) {
     const int j = first_j + k;
-    if (j >= items) break;
-    const bool head = j > 0 ? keys[j] != keys[j - 1] : (start == 0 || keys[0] != before);
+    mine[k] = j < items ? keys[j] : 0;
+    const bool head = j < items && (j > 0 ? keys[j] != keys[j - 1] : (start == 0 || keys[0] != before));
     if (head) heads |= 1u << k;
   }
-  // The first head at or after each thread's keys, minimum from the right across the block.
-  next_of_thread[threadIdx.x] = heads != 0 ? start + first_j + __ffs(static_cast<int>(heads)) - 1 : n;
-  __syncthreads();
-  for (int d = 1; d < rle_threads; d *= 2) {
-    const std::int64_t other = threadIdx.x + d < rle_threads ? next_of_thread[threadIdx.x + d] : n;
-    __syncthreads();
-    if (other < next_of_thread[threadIdx.x]) next_of_thread[threadIdx.x] = other;
-    __syncthreads();
-  }
-  std::int64_t after_me = threadIdx.x + 1 < rle_threads ? next_of_thread[threadIdx.x + 1] : n;
-  if (after_me == n) after_me = next_after[blockIdx.x];
   unsigned tile_runs = 0;
+  // (its barriers also mean every thread has read its keys: `keys` may be overwritten below)
   const unsigned rank = counting::detail::block_exclusive_scan<rle_threads>(static_cast<unsigned>(__popc(heads)), tile_runs);
-  std::int64_t place = tile_places[blockIdx.x] + rank;
-  for (unsigned rest = heads; rest != 0;) {
-    const int k = __ffs(static_cast<int>(rest)) - 1;
-    rest &= rest - 1;
-    const std::int64_t i = start + first_j + k;
-    const std::int64_t next = rest != 0 ? start + first_j + __ffs(static_cast<int>(rest)) - 1 : after_me;
-    out.values[place] = keys[first_j + k];
-    out.counts[place] = static_cast<std::uint64_t>(next - i);
-    ++place;
+#pragma unroll
+  for (int k = 0; k < rle_items; ++k) {
+    if ((heads >> k) & 1u) {
+      const unsigned place = rank + static_cast<unsigned>(__popc(heads & ((1u << k) - 1u)));
+      keys[place] = mine[k];
+      run_starts[place] = static_cast<std::uint16_t>(first_j + k);
+    }
   }
-  if (blockIdx.x == gridDim.x - 1 && threadIdx.x == 0) *out.size = tile_places[blockIdx.x] + tile_runs;
+  __syncthreads();
+  const std::int64_t base = tile_places[blockIdx.x];
+  const std::int64_t next_tile_head = next_after[blockIdx.x];  // where the tile's last run ends
+  for (unsigned r = threadIdx.x; r < tile_runs; r += rle_threads) {
+    const std::int64_t begin = start + run_starts[r];
+    const std::int64_t end = r + 1 < tile_runs ? start + run_starts[r + 1] : next_tile_head;
+    out.values[base + r] = keys[r];
+    out.counts[base + r] = static_cast<std::uint64_t>(end - begin);
+  }
+  if (blockIdx.x == gridDim.x - 1 && threadIdx.x == 0) *out.size = base + tile_runs;
 }
+
+// COUNTING_STAGE7_PHASES=1: the sort and the steps after it timed apart (events), one line
+// on stderr per call; off, nothing.
+class step_clock {
+ public:
+  explicit step_clock(const char* what) : what_(what), on_(std::getenv("COUNTING_STAGE7_PHASES") != nullptr) {
+    mark(nullptr);
+  }
+  step_clock(const step_clock&) = delete;
+  step_clock& operator=(const step_clock&) = delete;
+  ~step_clock() {
+    for (int i = 0; i < used_; ++i) cudaEventDestroy(events_[i]);
+  }
+  void mark(const char* name) {
+    if (!on_ || used_ == max_marks) return;
+    WB_CHECK(cudaEventCreate(&events_[used_]));
+    WB_CHECK(cudaEventRecord(events_[used_], 0));
+    names_[used_++] = name;
+  }
+  void print() {
+    if (!on_ || used_ < 2) return;
+    WB_CHECK(cudaEventSynchronize(events_[used_ - 1]));
+    std::fprintf(stderr, "  %s:", what_);
+    for (int i = 1; i < used_; ++i) {
+      float ms = 0;
+      WB_CHECK(cudaEventElapsedTime(&ms, events_[i - 1], events_[i]));
+      std::fprintf(stderr, " %s %.4f", names_[i], ms);
+    }
+    std::fprintf(stderr, "\n");
+  }
+
+ private:
+  static constexpr int max_marks = 8;
+  const char* what_;
+  bool on_;
+  int used_ = 0;
+  cudaEvent_t events_[max_marks]{};
+  const char* names_[max_marks]{};
+};
 
 void require_index_range(std::int64_t pairs) {
   if (pairs > static_cast<std::int64_t>(std::numeric_limits<std::uint32_t>::max()))
@@ -275,7 +330,8 @@ std::size_t distinct_table_scratch_bytes(std::int64_t max_pairs) {
 
 void write_distinct_table(const unsigned long long* flipped_keys, const unsigned long long* counts,
                           std::int64_t pairs, unsigned long long sentinel_count, bool sum_equal_keys,
-                          device_table<std::int64_t> out, void* scratch, std::size_t scratch_bytes) {
+                          device_table<std::int64_t> out, void* scratch, std::size_t scratch_bytes,
+                          bool narrow_counts) {
   require_index_range(pairs);
   if (pairs == 0) {
     wb::launch({1, 32}, gather_kernel, static_cast<const std::int64_t*>(nullptr),
@@ -290,15 +346,21 @@ void write_distinct_table(const unsigned long long* flipped_keys, const unsigned
   auto* heads = pieces.take<std::int64_t>(pairs);
   auto* places = pieces.take<std::int64_t>(pairs);
   const wb::workspace rest = pieces.rest();
+  step_clock clock("distinct pairs");
   if (pairs <= small_sort_max) {
     wb::launch({1, small_sort_threads}, small_sort_kernel, flipped_keys, pairs, keys_out, index_out);
   } else {
-    wb::launch({grid_for(pairs), block}, unflip_kernel, flipped_keys, pairs, keys_in, index_in);
+    wb::launch({grid_for(pairs), block}, unflip_kernel, flipped_keys, narrow_counts ? counts : nullptr, pairs, keys_in,
+               index_in);
     sort::solution::sort_onesweep<std::int64_t>(keys_in, keys_out, index_in, index_out, pairs, rest, sort_config());
+    if (narrow_counts) counts = nullptr;  // index_out holds the counts themselves
   }
+  clock.mark("sort");
   if (!sum_equal_keys) {
     wb::launch({grid_for(pairs), block}, gather_kernel, static_cast<const std::int64_t*>(keys_out),
                static_cast<const std::uint32_t*>(index_out), counts, pairs, sentinel_count, out);
+    clock.mark("gather");
+    clock.print();
     return;
   }
   wb::launch({grid_for(pairs), block}, run_heads_kernel, static_cast<const std::int64_t*>(keys_out), pairs, heads);
@@ -306,6 +368,8 @@ void write_distinct_table(const unsigned long long* flipped_keys, const unsigned
   wb::launch({grid_for(pairs), block}, sum_runs_kernel, static_cast<const std::int64_t*>(keys_out),
              static_cast<const std::uint32_t*>(index_out), counts, pairs, static_cast<const std::int64_t*>(places),
              sentinel_count, out);
+  clock.mark("sum_runs");
+  clock.print();
 }
 
 std::size_t sort_count_scratch_bytes(std::int64_t n) {
@@ -333,7 +397,9 @@ void sort_run_length_encode(const std::int64_t* in, std::int64_t n, device_table
   auto* tile_places = pieces.take<std::int64_t>(tiles);
   auto* next_after = pieces.take<std::int64_t>(tiles);
   const wb::workspace rest = pieces.rest();
+  step_clock clock("sort + RLE");
   sort::solution::sort_onesweep<std::int64_t>(in, sorted, nullptr, nullptr, n, rest, sort_config());
+  clock.mark("sort");
   const auto grid = static_cast<unsigned>(tiles);
   wb::launch({grid, rle_threads}, tile_heads_kernel, static_cast<const std::int64_t*>(sorted), n, head_counts,
              first_head);
@@ -341,6 +407,8 @@ void sort_run_length_encode(const std::int64_t* in, std::int64_t n, device_table
   wb::launch({1, 1024}, next_head_kernel, static_cast<const std::int64_t*>(first_head), tiles, n, next_after);
   wb::launch({grid, rle_threads}, write_runs_kernel, static_cast<const std::int64_t*>(sorted), n,
              static_cast<const std::int64_t*>(tile_places), static_cast<const std::int64_t*>(next_after), out);
+  clock.mark("rle");
+  clock.print();
 }
 
 }  // namespace counting::detail

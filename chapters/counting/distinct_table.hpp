@@ -18,10 +18,13 @@ std::size_t distinct_table_scratch_bytes(std::int64_t max_pairs);
 // them: u = key ^ 2^63) in any order, plus `sentinel_count` items of INT64_MAX (counted on
 // the side), last. With `sum_equal_keys` a key may come in several pairs, whose counts are
 // added up (the two-level count's spilled keys); without it every key is in one pair.
-// The pairs' indices are sorted with the keys (32-bit values), so pairs < 2^32.
+// The pairs' indices are sorted with the keys (32-bit values), so pairs < 2^32; with
+// `narrow_counts` (every count below 2^32) the counts themselves are, and no count is
+// gathered by index after the sort.
 void write_distinct_table(const unsigned long long* flipped_keys, const unsigned long long* counts,
                           std::int64_t pairs, unsigned long long sentinel_count, bool sum_equal_keys,
-                          device_table<std::int64_t> out, void* scratch, std::size_t scratch_bytes);
+                          device_table<std::int64_t> out, void* scratch, std::size_t scratch_bytes,
+                          bool narrow_counts = false);
 
 // Scratch for sort_run_length_encode on n keys.
 std::size_t sort_count_scratch_bytes(std::int64_t n);

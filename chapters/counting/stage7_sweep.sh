@@ -7,7 +7,8 @@
 #   chapters/counting/stage7_sweep.sh <counting executable> <output folder> [exponents] [dists]
 #
 # N=2^20 (say) changes the number of keys. Writes <folder>/stage7_sweep.csv (dist, distinct, path, ms, CUB ms, speedup, verified, note),
-# one CSV per point beside it, and prints the table. About 3 s a point on an H100 host.
+# one CSV per point beside it, and prints the table. About 10 s a point on an H100 host (most of
+# it generating the input and the reference table on the host).
 # python3 chapters/counting/plot_stage7.py <folder>/stage7_sweep.csv stage7.svg draws it.
 set -uo pipefail
 exe=${1:?usage: stage7_sweep.sh <counting executable> <output folder> [exponents] [dists]}

@@ -101,12 +101,12 @@ __device__ __forceinline__ bool insert(table_view<Count> t, unsigned long long u
   return false;
 }
 
-// ---- The two-level count (stage 7's default, variant 0) -------------------------------------
-// It works on HASHES, h = mix(u): the bucket of a key is the TOP bits of h, so every bucket
-// gets about the same number of distinct keys whatever the keys look like, and its slot in
-// the bucket's shared-memory table is the LOW bits of h (independent of the bucket). The
-// empty slot is the hash of the empty key, so the one key whose hash it is, INT64_MAX, is
-// still the one counted on the side.
+// ---- The shared-memory tables (stage 7's paths 1 and 2) ----------------------------------------
+// They work on HASHES, h = mix(u): a key's slot in a shared-memory table is the LOW bits of
+// h; where the two-level count's buckets are ranges of hashes, a key's bucket is the TOP bits
+// of h, so every bucket gets about the same number of distinct keys whatever the keys look
+// like (and the slot is independent of the bucket). The empty slot is the hash of the empty
+// key, so the one key whose hash it is, INT64_MAX, is still the one counted on the side.
 inline constexpr unsigned long long hashed_empty_key = mix(empty_key);
 
 __host__ __device__ __forceinline__ unsigned bucket_of_hash(unsigned long long h, int bucket_bits) {

@@ -8,28 +8,34 @@
 // one; 0 chooses):
 //   1. shared tables (D up to ~6 thousand): every block counts its share of the items in a
 //      hash table in its own SHARED memory (PMPP §9.4's privatisation, as stage 6 does for
-//      256 bins) and adds its table into one global table at the end;
-//   2. two-level (D up to ~4.7 million): bucket_scatter writes every key's hash to one of up
-//      to 1024 buckets (a counting-sort pass, PMPP ch. 13), then one block per bucket counts
-//      it in a shared-memory table: the keys move three times, at near bandwidth;
+//      256 bins) and adds its table into one global table at the end (forced with more keys
+//      than a table holds: 2-8 partitions, each a further read of the input);
+//   2. two-level (D up to ~19 million): bucket_scatter writes every key to one of 512 to
+//      4096 buckets (a counting-sort pass, PMPP ch. 13), then one block per bucket counts it
+//      in a shared-memory table. Buckets are ranges of KEYS where the sample shows the keys
+//      spread evenly over their range: each block then sorts its bucket's few thousand pairs
+//      itself, and the buckets' pairs in bucket order are the table (as a sample sort's
+//      buckets are). Else (skewed keys) they are ranges of HASHES, and the keys the sample saw
+//      most often (hot keys) are counted in the scatter instead of moved;
 //   3. sort (D larger): the sort chapter's onesweep radix sort of all keys, then run-length
 //      encoding (distinct_table.hpp): no table helps when almost every key is new;
 //   4. one global table (the exercise's design): one pass, one L2 atomic per warp's key, in a
 //      table that stays in L2; only forced, since the two-level count beat it on an H100.
-// The hash paths end by sorting only the DISTINCT (key, count) pairs (distinct_table.hpp).
-// Hot keys: see add_keys.
+// The hash paths (but the two-level count by key range) end by sorting only the DISTINCT
+// (key, count) pairs (distinct_table.hpp). Hot keys in the tables: see add_keys.
 //
 // The choice (cfg.variant 0): a stratified sample of 2^16 items (hash_sample.hpp) is counted
 // in a small global table; the keys it saw once and twice give the estimate of D. The paths
 // size their tables from the estimate too (cfg.expected_distinct replaces it). An estimate
 // can be wrong: a table that fills sets a flag, and the stage counts again by sorting, from
 // the start: a wrong estimate costs time, never a count. The host reads back one small
-// record after the sample and one after the hash count (how many distinct keys, did a table
-// fill).
+// record after the sample, one after the key-range check of the two-level count, and one
+// after the hash count (how many distinct keys, did a table fill).
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -56,6 +62,12 @@ struct table_state {
   unsigned long long sample_seen;     // the sample: distinct keys in it,
   unsigned long long sample_once;     // those seen once,
   unsigned long long sample_twice;    // and twice
+  unsigned long long hot;             // two-level: hot keys listed (may pass max_hot: the first max_hot count)
+  unsigned long long sample_min = ~0ull;  // the sample's smallest and largest (flipped) keys
+  unsigned long long sample_max;
+  unsigned long long range_most;      // the most sampled items (of keys not hot) in one key-range bucket
+  unsigned long long range_total;     // and in all of them
+  unsigned long long sample_most;     // the most times the sample saw one key
 };
 
 enum class path : int { automatic = 0, shared_tables = 1, two_level = 2, sort = 3, global_table = 4 };
@@ -89,23 +101,101 @@ __global__ void sample_insert_kernel(const std::int64_t* in, std::int64_t n, ht:
 
 // Frequencies of frequencies: how many keys the sample saw at all, once, twice.
 __global__ void sample_frequencies_kernel(ht::table_view<unsigned> t, table_state* state) {
-  unsigned long long seen = 0, once = 0, twice = 0;
+  unsigned long long seen = 0, once = 0, twice = 0, smallest = ~0ull, largest = 0, most = 0;
   for (std::int64_t i = wb::global_thread_index(); i < static_cast<std::int64_t>(t.capacity);
        i += wb::grid_thread_count()) {
-    if (t.keys[i] == ht::empty_key) continue;
+    const unsigned long long u = t.keys[i];
+    if (u == ht::empty_key) continue;
     ++seen;
     once += t.counts[i] == 1u ? 1 : 0;
     twice += t.counts[i] == 2u ? 1 : 0;
+    smallest = u < smallest ? u : smallest;
+    largest = u > largest ? u : largest;
+    most = t.counts[i] > most ? t.counts[i] : most;
   }
   for (int d = 16; d > 0; d >>= 1) {
     seen += __shfl_xor_sync(0xffffffffu, seen, d);
     once += __shfl_xor_sync(0xffffffffu, once, d);
     twice += __shfl_xor_sync(0xffffffffu, twice, d);
+    const unsigned long long s = __shfl_xor_sync(0xffffffffu, smallest, d);
+    const unsigned long long l = __shfl_xor_sync(0xffffffffu, largest, d);
+    smallest = s < smallest ? s : smallest;
+    largest = l > largest ? l : largest;
+    const unsigned long long m = __shfl_xor_sync(0xffffffffu, most, d);
+    most = m > most ? m : most;
   }
   if ((threadIdx.x & 31) == 0 && seen > 0) {
     atomicAdd(&state->sample_seen, seen);
     atomicAdd(&state->sample_once, once);
     atomicAdd(&state->sample_twice, twice);
+    atomicMin(&state->sample_min, smallest);
+    atomicMax(&state->sample_max, largest);
+    atomicMax(&state->sample_most, most);
+  }
+}
+
+// ---- Buckets by key range ------------------------------------------------------------------------
+// Where the sample says the keys spread evenly over [min, max] (their buckets by VALUE hold
+// about as many sampled keys each), the two-level count's buckets are ranges of keys instead
+// of ranges of hashes: bucket b holds the keys of [min + b (max - min + 1) / B, ...). Then
+// each bucket's (key, count) pairs, sorted inside its block, are a slice of the finished
+// table, and no sort of all the pairs is needed (as a sample sort's buckets are, PMPP ch. 13;
+// keys below the sample's min go to bucket 0, above its max to the last). mult == 0: buckets
+// by hash.
+struct range_map {
+  unsigned long long min = 0;
+  unsigned long long mult = 0;  // floor(2^64 B / (max - min + 1)), or B when that is 2^64
+};
+
+__host__ __device__ __forceinline__ unsigned range_bucket(unsigned long long u, range_map m, unsigned buckets) {
+  if (u <= m.min) return 0;
+#if defined(__CUDA_ARCH__)
+  const unsigned long long b = __umul64hi(u - m.min, m.mult);
+#else
+  const auto b = static_cast<unsigned long long>((static_cast<unsigned __int128>(u - m.min) * m.mult) >> 64);
+#endif
+  return b < buckets ? static_cast<unsigned>(b) : buckets - 1u;
+}
+
+// The sampled items per range bucket, from the sample's table, less those of hot keys (seen
+// `hot_from` times or more, 0: none; the scatter counts them, they fill no bucket): `sampled`
+// (zero before) gets every block's counts, then one block finds the most in one bucket and
+// the total (state->range_most, range_total).
+constexpr int range_check_threads = 1024;
+constexpr int range_check_blocks = 32;
+__global__ void __launch_bounds__(range_check_threads)
+    range_check_kernel(ht::table_view<unsigned> sample_table, unsigned hot_from, range_map m, unsigned buckets,
+                       unsigned long long* sampled) {
+  __shared__ unsigned here[1 << 12];
+  for (unsigned b = threadIdx.x; b < buckets; b += range_check_threads) here[b] = 0;
+  __syncthreads();
+  for (std::int64_t i = wb::global_thread_index(); i < static_cast<std::int64_t>(sample_table.capacity);
+       i += wb::grid_thread_count()) {
+    const unsigned long long u = sample_table.keys[i];
+    const unsigned c = sample_table.counts[i];
+    if (u != ht::empty_key && (hot_from == 0 || c < hot_from)) atomicAdd(&here[range_bucket(u, m, buckets)], c);
+  }
+  __syncthreads();
+  for (unsigned b = threadIdx.x; b < buckets; b += range_check_threads)
+    if (here[b] > 0) atomicAdd(&sampled[b], static_cast<unsigned long long>(here[b]));
+}
+
+__global__ void __launch_bounds__(range_check_threads)
+    range_most_kernel(const unsigned long long* sampled, unsigned buckets, table_state* state) {
+  __shared__ unsigned long long most, total;
+  if (threadIdx.x == 0) most = total = 0;
+  __syncthreads();
+  unsigned long long mine = 0, sum = 0;
+  for (unsigned b = threadIdx.x; b < buckets; b += range_check_threads) {
+    mine = sampled[b] > mine ? sampled[b] : mine;
+    sum += sampled[b];
+  }
+  atomicMax(&most, mine);
+  atomicAdd(&total, sum);
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    state->range_most = most;
+    state->range_total = total;
   }
 }
 
@@ -157,9 +247,12 @@ __device__ __forceinline__ void add_keys(const unsigned long long (&key)[items],
 // estimate promised) the block stops, and the host counts again by sorting.
 constexpr int tile_items = 8;
 
-template <int slots, int threads, int aggregate>
+template <int slots, int threads, int aggregate, bool partitioned>
 __global__ void __launch_bounds__(threads)
-    shared_tables_kernel(const std::int64_t* in, std::int64_t n, ht::table_view<unsigned> merged, table_state* state) {
+    shared_tables_kernel(const std::int64_t* in, std::int64_t n, int partition_bits_given,
+                         ht::table_view<unsigned> merged, table_state* state) {
+  // (unpartitioned: a constant 0, so the filter below compiles away; it cost 12% at 2^10 keys)
+  const int partition_bits = partitioned ? partition_bits_given : 0;
   constexpr unsigned max_keys = slots / 4 * 3;
   constexpr int tile = threads * tile_items;
   unsigned long long* keys = wb::dynamic_shared<unsigned long long>();
@@ -167,6 +260,13 @@ __global__ void __launch_bounds__(threads)
   __shared__ unsigned used;
   __shared__ int overflow;
   __shared__ unsigned long long sentinel;
+  // Partitions: with 2^partition_bits of them, block b counts only the keys whose hash has
+  // top bits b mod 2^partition_bits, and the blocks of one partition (a group) read all the
+  // items between them: each table holds a share of the distinct keys, for one more read of
+  // the input per partition.
+  const unsigned partition = blockIdx.x & ((1u << partition_bits) - 1u);
+  const std::int64_t group = blockIdx.x >> partition_bits;
+  const std::int64_t groups = gridDim.x >> partition_bits;
   ht::shared_clear_hashed<slots>(keys, counts);
   if (threadIdx.x == 0) {
     used = 0;
@@ -181,15 +281,14 @@ __global__ void __launch_bounds__(threads)
       atomicExch(&overflow, 1);
     }
   };
-  for (std::int64_t base = static_cast<std::int64_t>(blockIdx.x) * tile; base < n;
-       base += static_cast<std::int64_t>(gridDim.x) * tile) {
+  for (std::int64_t base = group * tile; base < n; base += groups * tile) {
     unsigned long long h[tile_items];
     unsigned valid = 0;
 #pragma unroll
     for (int k = 0; k < tile_items; ++k) {
       const std::int64_t j = base + k * threads + static_cast<int>(threadIdx.x);
       h[k] = j < n ? ht::mix(ht::flip(__ldcs(reinterpret_cast<const long long*>(in) + j))) : 0;
-      if (j < n) valid |= 1u << k;
+      if (j < n && (!partitioned || ht::bucket_of_hash(h[k], partition_bits) == partition)) valid |= 1u << k;
     }
     add_keys<aggregate>(h, valid, add);
     if (__syncthreads_or(*static_cast<volatile int*>(&overflow)) != 0) break;
@@ -279,7 +378,8 @@ __global__ void compact_kernel(ht::table_view<Count> t, unsigned long long* keys
 constexpr int scatter_threads = 512;
 constexpr int scatter_items = 16;                                  // keys a thread, per tile
 constexpr int scatter_tile = scatter_threads * scatter_items;      // 8192 keys: 64 KB staged
-constexpr int max_bucket_bits = 10;                                // at most 1024 buckets
+constexpr int max_bucket_bits = 12;                                // at most 4096 buckets
+constexpr int wide_bucket_bits = 10;  // up to 1024 buckets the scatter's arrays let 2 blocks share an SM
 constexpr int bucket_slots = 8192;                                 // 64 KB of keys, 32 KB of counts
 constexpr unsigned bucket_max_keys = bucket_slots * 3 / 4;         // more distinct keys: overflow
 constexpr std::int64_t bucket_planned_keys = bucket_slots * 9 / 16;  // buckets are planned and used up to 9/16
@@ -296,6 +396,11 @@ constexpr int table_threads = 512;
 // small table in the block's shared memory (a hot key spills again and again: that keeps
 // its atomics on the SM), which goes into the global spill table when the block ends, or
 // straight into the global spill table when the small one is full.
+// The scatter's dynamic shared memory: the staged tile and three words per bucket.
+constexpr std::size_t scatter_shared_bytes(int max_bits) {
+  return scatter_tile * sizeof(unsigned long long) + (std::size_t{1} << max_bits) * (sizeof(long long) + 2 * sizeof(unsigned));
+}
+
 template <class Count>
 __device__ void spill_one(ht::table_view<Count> spill, unsigned long long h, unsigned count, table_state* state) {
   // A full spill table would make every later spill probe all its slots: once it has
@@ -312,27 +417,75 @@ __device__ void spill_one(ht::table_view<Count> spill, unsigned long long h, uns
 constexpr int spill_cache_slots = 512;
 constexpr unsigned spill_cache_keys = spill_cache_slots / 2;
 
-template <class Count>
-__global__ void __launch_bounds__(scatter_threads, 2)
-    bucket_scatter_kernel(const std::int64_t* in, std::int64_t n, int bucket_bits, std::int64_t capacity,
+// Hot keys: keys the sample saw often enough that their items alone would fill a bucket's
+// room (a zipf-like input's first few hundred keys). The scatter counts them in a small
+// shared table of its own and never writes them to a bucket (as a sample sort's "equality
+// buckets" do, Axtmann et al. 2017, IPS4o), so the buckets keep near their fair share.
+constexpr int max_hot = 512;
+constexpr int hot_slots = 1024;  // a shared table at most half full
+
+// Lists the sample's keys seen `threshold` times or more (as hashes), up to max_hot of them.
+__global__ void collect_hot_kernel(ht::table_view<unsigned> sample_table, unsigned threshold,
+                                   unsigned long long* hot_keys, unsigned long long* hot_counts, table_state* state) {
+  for (std::int64_t i = wb::global_thread_index(); i < static_cast<std::int64_t>(sample_table.capacity);
+       i += wb::grid_thread_count()) {
+    const unsigned long long u = sample_table.keys[i];
+    // INT64_MAX (the empty slot's key) is counted on the side wherever it goes.
+    if (u == ht::empty_key || sample_table.counts[i] < threshold) continue;
+    const unsigned long long at = atomicAdd(&state->hot, 1ull);
+    if (at < max_hot) {
+      hot_keys[at] = ht::mix(u);
+      hot_counts[at] = 0;
+    }
+  }
+}
+
+// Appends the hot keys' (key, count) pairs after the buckets' pairs.
+__global__ void append_hot_kernel(const unsigned long long* hot_keys, const unsigned long long* hot_counts,
+                                  unsigned long long* keys, unsigned long long* counts, table_state* state) {
+  const unsigned long long listed = state->hot < max_hot ? state->hot : max_hot;
+  for (std::int64_t i = wb::global_thread_index(); i < static_cast<std::int64_t>(listed); i += wb::grid_thread_count()) {
+    if (hot_counts[i] == 0) continue;
+    const unsigned long long at = atomicAdd(&state->distinct, 1ull);
+    keys[at] = ht::unmix(hot_keys[i]);
+    counts[at] = hot_counts[i];
+  }
+}
+
+template <class Count, int MaxBucketBits>
+__global__ void __launch_bounds__(scatter_threads, MaxBucketBits <= wide_bucket_bits ? 2 : 1)
+    bucket_scatter_kernel(const std::int64_t* in, std::int64_t n, int bucket_bits, range_map by_range, std::int64_t capacity,
                           unsigned long long* bucketed, unsigned long long* fill, ht::table_view<Count> spill,
-                          table_state* state) {
+                          const unsigned long long* hot_keys, unsigned long long* hot_counts, table_state* state) {
+  // Dynamic shared memory (scatter_shared_bytes): the staged tile, then per bucket
   unsigned long long* staged = wb::dynamic_shared<unsigned long long>();
-  __shared__ unsigned cursor[1 << max_bucket_bits];       // the tile's keys per bucket, then the next place in staged
-  __shared__ unsigned fits_below[1 << max_bucket_bits];   // staged[j] of bucket b fits if j < fits_below[b]...
-  __shared__ long long to_bucketed[1 << max_bucket_bits];  // ...and then goes to bucketed[j + to_bucketed[b]]
+  auto* to_bucketed = reinterpret_cast<long long*>(staged + scatter_tile);  // ...and then goes to bucketed[j + to_bucketed[b]]
+  auto* cursor = reinterpret_cast<unsigned*>(to_bucketed + (1 << MaxBucketBits));  // the tile's keys, then the next place in staged
+  unsigned* fits_below = cursor + (1 << MaxBucketBits);  // staged[j] of bucket b fits if j < fits_below[b]...
   __shared__ unsigned long long cache_keys[spill_cache_slots];  // the block's spilled keys (hashes)
   __shared__ unsigned cache_counts[spill_cache_slots];
   __shared__ unsigned cache_used;
   __shared__ unsigned long long spilled;
+  __shared__ unsigned long long hot_set[hot_slots];  // hashes of the hot keys (hashed_empty_key: free)
+  __shared__ unsigned hot_set_counts[hot_slots];
+  __shared__ unsigned short hot_set_index[hot_slots];  // where the key is in hot_keys
   const int buckets = 1 << bucket_bits;
   const int per_thread = (buckets + scatter_threads - 1) / scatter_threads;  // 1 or 2
   const int lane = static_cast<int>(threadIdx.x) & 31;
   const unsigned lanes_below = (1u << lane) - 1u;
   ht::shared_clear_hashed<spill_cache_slots>(cache_keys, cache_counts);
+  ht::shared_clear_hashed<hot_slots>(hot_set, hot_set_counts);
   if (threadIdx.x == 0) {
     cache_used = 0;
     spilled = 0;
+  }
+  const int hot = static_cast<int>(state->hot < max_hot ? state->hot : max_hot);
+  __syncthreads();
+  for (int i = static_cast<int>(threadIdx.x); i < hot; i += scatter_threads) {  // distinct keys: CAS claims a slot
+    const unsigned long long key = hot_keys[i];
+    unsigned slot = static_cast<unsigned>(key) & (hot_slots - 1u);
+    while (atomicCAS(&hot_set[slot], ht::hashed_empty_key, key) != ht::hashed_empty_key) slot = (slot + 1u) & (hot_slots - 1u);
+    hot_set_index[slot] = static_cast<unsigned short>(i);
   }
   __syncthreads();
   for (std::int64_t tile = static_cast<std::int64_t>(blockIdx.x) * scatter_tile; tile < n;
@@ -344,12 +497,37 @@ __global__ void __launch_bounds__(scatter_threads, 2)
 #pragma unroll
     for (int k = 0; k < scatter_items; ++k) {  // all loads first: 16 in flight per thread
       const int j = k * scatter_threads + static_cast<int>(threadIdx.x);
-      h[k] = j < items ? ht::mix(ht::flip(__ldcs(reinterpret_cast<const long long*>(in) + tile + j))) : 0;
+      h[k] = j < items ? ht::flip(__ldcs(reinterpret_cast<const long long*>(in) + tile + j)) : 0;
     }
+    unsigned bucket[scatter_items];
+#pragma unroll
+    for (int k = 0; k < scatter_items; ++k) {
+      bucket[k] = by_range.mult != 0 ? range_bucket(h[k], by_range, static_cast<unsigned>(buckets)) : 0u;
+      h[k] = ht::mix(h[k]);
+      if (by_range.mult == 0) bucket[k] = ht::bucket_of_hash(h[k], bucket_bits);
+    }
+    unsigned bucketed_keys = 0;  // bit k: key k goes to a bucket (it is in the tile and not hot)
 #pragma unroll
     for (int k = 0; k < scatter_items; ++k) {
       const int j = k * scatter_threads + static_cast<int>(threadIdx.x);
-      if (j < items) atomicAdd(&cursor[ht::bucket_of_hash(h[k], bucket_bits)], 1u);
+      if (j < items) bucketed_keys |= 1u << k;
+    }
+    if (hot > 0) {
+#pragma unroll
+      for (int k = 0; k < scatter_items; ++k) {
+        if (((bucketed_keys >> k) & 1u) == 0 || h[k] == ht::hashed_empty_key) continue;  // INT64_MAX: never hot
+        unsigned slot = static_cast<unsigned>(h[k]) & (hot_slots - 1u);
+        unsigned long long here;
+        while ((here = hot_set[slot]) != h[k] && here != ht::hashed_empty_key) slot = (slot + 1u) & (hot_slots - 1u);
+        if (here == h[k]) {
+          atomicAdd(&hot_set_counts[slot], 1u);
+          bucketed_keys &= ~(1u << k);
+        }
+      }
+    }
+#pragma unroll
+    for (int k = 0; k < scatter_items; ++k) {
+      if ((bucketed_keys >> k) & 1u) atomicAdd(&cursor[bucket[k]], 1u);
     }
     __syncthreads();
     // Thread t owns buckets [t * per_thread, (t + 1) * per_thread): scan, then reserve.
@@ -376,17 +554,18 @@ __global__ void __launch_bounds__(scatter_threads, 2)
     __syncthreads();
 #pragma unroll
     for (int k = 0; k < scatter_items; ++k) {
-      const int j = k * scatter_threads + static_cast<int>(threadIdx.x);
-      if (j < items) staged[atomicAdd(&cursor[ht::bucket_of_hash(h[k], bucket_bits)], 1u)] = h[k];
+      if ((bucketed_keys >> k) & 1u) staged[atomicAdd(&cursor[bucket[k]], 1u)] = h[k];
     }
     __syncthreads();
+    const int staged_items = static_cast<int>(tile_total);  // the tile's keys less its hot ones
     unsigned spills = 0;  // bit k: this thread's key of round k spills
 #pragma unroll
     for (int k = 0; k < scatter_items; ++k) {
       const int j = k * scatter_threads + static_cast<int>(threadIdx.x);
-      if (j < items) {
+      if (j < staged_items) {
         const unsigned long long v = staged[j];
-        const unsigned b = ht::bucket_of_hash(v, bucket_bits);
+        const unsigned b = by_range.mult != 0 ? range_bucket(ht::unmix(v), by_range, static_cast<unsigned>(buckets))
+                                              : ht::bucket_of_hash(v, bucket_bits);
         if (static_cast<unsigned>(j) < fits_below[b]) {
           bucketed[j + to_bucketed[b]] = v;
         } else {
@@ -399,7 +578,7 @@ __global__ void __launch_bounds__(scatter_threads, 2)
          warp_spills &= warp_spills - 1) {
       const int k = __ffs(static_cast<int>(warp_spills)) - 1;
       const bool mine_spills = (spills >> k) & 1u;
-      const unsigned long long v = staged[k * scatter_threads + static_cast<int>(threadIdx.x) < items
+      const unsigned long long v = staged[k * scatter_threads + static_cast<int>(threadIdx.x) < staged_items
                                              ? k * scatter_threads + static_cast<int>(threadIdx.x) : 0];
       const unsigned peers = __match_any_sync(0xffffffffu, v) & __ballot_sync(0xffffffffu, mine_spills);
       if (!mine_spills || (peers & lanes_below) != 0) continue;  // the lowest lane of each key adds for all
@@ -411,10 +590,129 @@ __global__ void __launch_bounds__(scatter_threads, 2)
     }
     __syncthreads();  // cursor, fits_below, to_bucketed and staged are reused by the next tile
   }
-  // The block's spilled keys go to the global spill table.
+  // The block's spilled keys go to the global spill table, its hot keys' counts to theirs.
   for (int s = static_cast<int>(threadIdx.x); s < spill_cache_slots; s += scatter_threads)
     if (cache_counts[s] > 0) spill_one(spill, cache_keys[s], cache_counts[s], state);
+  for (int s = static_cast<int>(threadIdx.x); s < hot_slots; s += scatter_threads)
+    if (hot_set_counts[s] > 0) atomicAdd(&hot_counts[hot_set_index[s]], static_cast<unsigned long long>(hot_set_counts[s]));
   if (threadIdx.x == 0 && spilled > 0) atomicAdd(&state->spilled, spilled);
+}
+
+// Buckets by key range: where bucket b's sorted pairs go (keys + b * room, counts + b *
+// room) and how many there are (used[b]); used == nullptr: buckets by hash.
+// The hot keys (counted by the scatter, in no bucket) go into their buckets' tables here.
+struct sorted_slices {
+  unsigned long long* used = nullptr;
+  std::int64_t room = 0;
+  range_map by_range{};
+  unsigned buckets = 0;
+  const unsigned long long* hot_keys = nullptr;  // hashes
+  const unsigned long long* hot_counts = nullptr;
+};
+
+// A bucket table's pairs in key order: the occupied slots become (flipped key, count) pairs
+// packed at the front of the table (every thread reads its slots before any writes), padded
+// with the largest key (~0: INT64_MAX is never in a table) to a power of two, and a bitonic
+// sorting network orders them in shared memory (Batcher 1968; PMPP §13.7); the first `used`
+// are written. `packed` is a shared counter, zero before.
+__device__ void write_sorted_slice(unsigned long long* table_keys, unsigned* table_counts, unsigned used,
+                                   unsigned* packed, unsigned long long* keys, unsigned long long* counts) {
+  constexpr int per_thread = bucket_slots / table_threads;
+  const int lane = static_cast<int>(threadIdx.x) & 31;
+  unsigned long long key[per_thread];
+  unsigned count[per_thread];
+#pragma unroll
+  for (int q = 0; q < per_thread; ++q) {
+    const int s = q * table_threads + static_cast<int>(threadIdx.x);
+    const unsigned long long h = table_keys[s];
+    key[q] = h == ht::hashed_empty_key ? ~0ull : ht::unmix(h);
+    count[q] = table_counts[s];
+  }
+  __syncthreads();
+#pragma unroll
+  for (int q = 0; q < per_thread; ++q) {
+    const bool occupied = key[q] != ~0ull;
+    const unsigned ballot = __ballot_sync(0xffffffffu, occupied);
+    unsigned base = 0;
+    if (lane == 0 && ballot != 0) base = atomicAdd(packed, static_cast<unsigned>(__popc(ballot)));
+    base = __shfl_sync(0xffffffffu, base, 0);
+    if (occupied) {
+      const unsigned at = base + static_cast<unsigned>(__popc(ballot & ((1u << lane) - 1u)));
+      table_keys[at] = key[q];
+      table_counts[at] = count[q];
+    }
+  }
+  int size = 2;
+  while (size < static_cast<int>(used)) size *= 2;
+  __syncthreads();
+  for (int i = static_cast<int>(used) + static_cast<int>(threadIdx.x); i < size; i += table_threads) table_keys[i] = ~0ull;
+  __syncthreads();
+  for (int k = 2; k <= size; k *= 2) {
+    for (int j = k / 2; j > 0; j /= 2) {
+      for (int pair = static_cast<int>(threadIdx.x); pair < size / 2; pair += table_threads) {
+        const int i = ((pair & ~(j - 1)) << 1) | (pair & (j - 1));  // the pair's lower place; its partner is i + j
+        const unsigned long long a = table_keys[i], b = table_keys[i + j];
+        if ((a > b) == ((i & k) == 0)) {
+          table_keys[i] = b;
+          table_keys[i + j] = a;
+          const unsigned c = table_counts[i];
+          table_counts[i] = table_counts[i + j];
+          table_counts[i + j] = c;
+        }
+      }
+      __syncthreads();
+    }
+  }
+  for (unsigned i = threadIdx.x; i < used; i += table_threads) {
+    keys[i] = table_keys[i];
+    counts[i] = table_counts[i];
+  }
+}
+
+// Buckets by key range, after the tables: slice b's place in the table (an exclusive scan of
+// the slices' sizes, one block), the table's size and INT64_MAX's entry.
+constexpr int slice_scan_threads = 1024;
+__global__ void __launch_bounds__(slice_scan_threads)
+    slice_places_kernel(const unsigned long long* used, int buckets, unsigned long long* places, const table_state* state,
+                        device_table<std::int64_t> out) {
+  constexpr int per_thread = (1 << max_bucket_bits) / slice_scan_threads;
+  unsigned long long mine[per_thread];
+  unsigned long long sum = 0;
+#pragma unroll
+  for (int q = 0; q < per_thread; ++q) {
+    const int b = static_cast<int>(threadIdx.x) * per_thread + q;
+    mine[q] = b < buckets ? used[b] : 0;
+    sum += mine[q];
+  }
+  unsigned total = 0;  // at most 4096 slices of 6144 pairs: 32 bits hold it
+  unsigned long long place = detail::block_exclusive_scan<slice_scan_threads>(static_cast<unsigned>(sum), total);
+#pragma unroll
+  for (int q = 0; q < per_thread; ++q) {
+    const int b = static_cast<int>(threadIdx.x) * per_thread + q;
+    if (b < buckets) places[b] = place;
+    place += mine[q];
+  }
+  if (threadIdx.x == 0) {
+    std::int64_t size = total;
+    if (state->sentinel_count > 0) {
+      out.values[size] = std::numeric_limits<std::int64_t>::max();
+      out.counts[size] = state->sentinel_count;
+      ++size;
+    }
+    *out.size = size;
+  }
+}
+
+// Block b copies slice b to its place in the table.
+__global__ void copy_slices_kernel(const unsigned long long* keys, const unsigned long long* counts, std::int64_t room,
+                                   const unsigned long long* used, const unsigned long long* places,
+                                   device_table<std::int64_t> out) {
+  const std::int64_t from = static_cast<std::int64_t>(blockIdx.x) * room;
+  const auto to = static_cast<std::int64_t>(places[blockIdx.x]);
+  for (std::int64_t i = threadIdx.x; i < static_cast<std::int64_t>(used[blockIdx.x]); i += blockDim.x) {
+    out.values[to + i] = ht::unflip(keys[from + i]);
+    out.counts[to + i] = counts[from + i];
+  }
 }
 
 // 1b. Block b counts bucket b's keys (the first `capacity`; the rest spilled) in a hash table
@@ -425,7 +723,8 @@ __global__ void __launch_bounds__(scatter_threads, 2)
 template <int aggregate>
 __global__ void __launch_bounds__(table_threads)
     bucket_table_kernel(const unsigned long long* bucketed, std::int64_t capacity, const unsigned long long* fill,
-                        unsigned long long* keys, unsigned long long* counts, table_state* state) {
+                        unsigned long long* keys, unsigned long long* counts, sorted_slices slices,
+                        table_state* state) {
   unsigned long long* table_keys = wb::dynamic_shared<unsigned long long>();
   auto* table_counts = reinterpret_cast<unsigned*>(table_keys + bucket_slots);
   __shared__ unsigned used, written;
@@ -467,9 +766,27 @@ __global__ void __launch_bounds__(table_threads)
     // table would make every later insert probe all its slots.
     if (__syncthreads_or(*static_cast<volatile int*>(&overflow)) != 0) break;
   }
+  if (slices.used != nullptr) {  // buckets by key range: the hot keys of this bucket's range, with their counts
+    const unsigned long long listed = state->hot < max_hot ? state->hot : max_hot;
+    for (unsigned i = threadIdx.x; i < listed; i += table_threads) {
+      const unsigned long long h = slices.hot_keys[i];
+      if (slices.hot_counts[i] > 0 && range_bucket(ht::unmix(h), slices.by_range, slices.buckets) == blockIdx.x)
+        add(h, static_cast<unsigned>(slices.hot_counts[i]));
+    }
+  }
   __syncthreads();
   if (overflow != 0) {
     if (threadIdx.x == 0) state->overflow = 1;
+    return;
+  }
+  if (slices.used != nullptr) {  // buckets by key range: the bucket's pairs, sorted, are its slice
+    if (threadIdx.x == 0) {
+      if (sentinel > 0) atomicAdd(&state->sentinel_count, sentinel);
+      if (used > 0) atomicAdd(&state->distinct, static_cast<unsigned long long>(used));
+      slices.used[blockIdx.x] = used;
+    }
+    write_sorted_slice(table_keys, table_counts, used, &written, keys + static_cast<std::int64_t>(blockIdx.x) * slices.room,
+                       counts + static_cast<std::int64_t>(blockIdx.x) * slices.room);
     return;
   }
   if (threadIdx.x == 0) {
@@ -577,6 +894,10 @@ std::int64_t sample_slots(std::int64_t n) { return capacity_for(sample::sample_s
 struct estimate_result {
   double distinct = 0;
   std::int64_t seen = 0;
+  std::int64_t once = 0;
+  ht::table_view<unsigned> sample_table{};  // the sample's keys and how often it saw each (capacity 0: none)
+  unsigned long long min = 0, max = 0;       // the sample's smallest and largest flipped keys
+  unsigned long long most = 0;               // the most times it saw one key
 };
 
 estimate_result estimate_distinct(const std::int64_t* in, std::int64_t n, table_state* state, arena& a) {
@@ -589,17 +910,28 @@ estimate_result estimate_distinct(const std::int64_t* in, std::int64_t n, table_
   const table_state st = read_state(state);
   estimate_result r;
   r.seen = static_cast<std::int64_t>(st.sample_seen);
+  r.once = static_cast<std::int64_t>(st.sample_once);
+  r.sample_table = t;
+  r.min = st.sample_min;
+  r.most = st.sample_most;
+  r.max = st.sample_max;
   r.distinct = sample::estimate(n, sample::sample_size(n), static_cast<double>(st.sample_seen),
                                 static_cast<double>(st.sample_once), static_cast<double>(st.sample_twice));
   return r;
 }
 
 // Tables are planned for twice the estimate: Chao's estimate is a lower bound, low on skewed
-// keys (a zipf-like tail is mostly keys seen once or never).
+// keys (a zipf-like tail is mostly keys seen once or never). Where the sample saw at most a
+// quarter of its keys only once, it caught nearly every key, and the estimate is close
+// (evenly spread keys, a few thousand of them): a quarter more is enough.
 constexpr double plan_margin = 2.0;
+constexpr double close_plan_margin = 1.25;
+double margin_for(const estimate_result& e) {
+  return e.seen > 0 && e.once * 4 <= e.seen ? close_plan_margin : plan_margin;
+}
 
-// The automatic choice: shared tables while twice the estimate fits one block's table; the
-// two-level count while it plans the keys in 1024 buckets; else the sort. (The one global
+// The automatic choice: shared tables while the planned keys fit one block's table; the
+// two-level count while it plans the keys in 4096 buckets; else the sort. (The one global
 // table lost to the two-level count wherever the shared tables do not fit, on an H100.)
 
 // ---- Path 1's plan and memory ----
@@ -607,7 +939,9 @@ struct shared_shape {
   int slots;
   int threads;
   int aggregate;
-  void (*kernel)(const std::int64_t*, std::int64_t, ht::table_view<unsigned>, table_state*);
+  using kernel_type = void (*)(const std::int64_t*, std::int64_t, int, ht::table_view<unsigned>, table_state*);
+  kernel_type kernel;              // one table's worth of keys
+  kernel_type partitioned_kernel;  // partitions
   std::int64_t max_keys() const { return slots / 4 * 3; }
   std::size_t shared_bytes() const {
     return static_cast<std::size_t>(slots) * (sizeof(unsigned long long) + sizeof(unsigned));
@@ -617,9 +951,9 @@ struct shared_shape {
 template <int slots, int threads>
 shared_shape shape_of(int aggregate) {
   switch (aggregate) {
-    case 1: return {slots, threads, 1, shared_tables_kernel<slots, threads, 1>};
-    case 2: return {slots, threads, 2, shared_tables_kernel<slots, threads, 2>};
-    default: return {slots, threads, 0, shared_tables_kernel<slots, threads, 0>};
+    case 1: return {slots, threads, 1, shared_tables_kernel<slots, threads, 1, false>, shared_tables_kernel<slots, threads, 1, true>};
+    case 2: return {slots, threads, 2, shared_tables_kernel<slots, threads, 2, false>, shared_tables_kernel<slots, threads, 2, true>};
+    default: return {slots, threads, 0, shared_tables_kernel<slots, threads, 0, false>, shared_tables_kernel<slots, threads, 0, true>};
   }
 }
 
@@ -664,28 +998,63 @@ table_layout place_table(arena& a, std::int64_t capacity, std::size_t count_byte
   return l;
 }
 
-// The global table the blocks' tables are added into: every key a block can hold, half full.
-std::int64_t merged_capacity(const shared_shape& s) { return capacity_for(s.max_keys(), true); }
+// Partitions of the shared tables: at most 2^max_partition_bits (each one more read of the
+// input).
+constexpr int max_partition_bits = 3;
+
+// The fewest partitions whose tables hold `planned` keys (max_partition_bits + 1: none do);
+// COUNTING_STAGE7_PARTITION_BITS=b forces 2^b (for the measurements in the README).
+int partition_bits_for(const shared_shape& s, double planned) {
+  if (const char* forced = std::getenv("COUNTING_STAGE7_PARTITION_BITS")) {
+    const int b = std::atoi(forced);
+    if (b >= 0 && b <= max_partition_bits) return b;
+  }
+  int bits = 0;
+  while (bits <= max_partition_bits && planned > static_cast<double>(s.max_keys() << bits)) ++bits;
+  return bits;
+}
+
+// The automatic choice takes the shared tables up to 2^auto_partition_bits() partitions: none,
+// since every partition reads the input once more (on an H100, 2^14 distinct keys among
+// 2^26: 1.56 ms with 2 partitions, 1.42 with 4, 2.07 with 8, the two-level count 1.2-1.3).
+// COUNTING_STAGE7_AUTO_PARTITION_BITS overrides it, for measurements.
+int auto_partition_bits() {
+  if (const char* v = std::getenv("COUNTING_STAGE7_AUTO_PARTITION_BITS")) {
+    const int b = std::atoi(v);
+    if (b >= 0 && b <= max_partition_bits) return b;
+  }
+  return 0;
+}
+
+// The global table the blocks' tables are added into: every key the partitions' tables can
+// hold, half full.
+std::int64_t merged_capacity(const shared_shape& s, int partition_bits) {
+  return capacity_for(s.max_keys() << partition_bits, true);
+}
 
 // Path 1; returns the state read back (overflow set: count again).
-table_state run_shared_tables(const std::int64_t* in, std::int64_t n, const shared_shape& s, const table_layout& l,
-                              std::int64_t capacity, table_state* state, phase_clock& clock) {
+table_state run_shared_tables(const std::int64_t* in, std::int64_t n, const shared_shape& s, int partition_bits,
+                              const table_layout& l, std::int64_t capacity, table_state* state, phase_clock& clock) {
   const ht::table_view<unsigned> merged{l.table_keys, l.table_counts, static_cast<unsigned long long>(capacity)};
   wb::launch({grid_for(capacity), block}, clear_table_kernel<unsigned>, merged, state);
   clock.mark("clear");
   int per_sm = 1;
+  const shared_shape::kernel_type kernel = partition_bits > 0 ? s.partitioned_kernel : s.kernel;
 #if defined(WB_BACKEND_CUDA)
-  WB_CHECK(cudaFuncSetAttribute(reinterpret_cast<const void*>(s.kernel), cudaFuncAttributeMaxDynamicSharedMemorySize,
+  WB_CHECK(cudaFuncSetAttribute(reinterpret_cast<const void*>(kernel), cudaFuncAttributeMaxDynamicSharedMemorySize,
                                 static_cast<int>(s.shared_bytes())));
-  WB_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, s.kernel, s.threads, s.shared_bytes()));
+  WB_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, s.threads, s.shared_bytes()));
   if (per_sm < 1) per_sm = 1;
 #endif
   const std::int64_t tile = static_cast<std::int64_t>(s.threads) * tile_items;
   const std::int64_t resident = static_cast<std::int64_t>(counting::multiprocessor_count()) * per_sm;
-  const std::int64_t blocks = std::min(resident, std::max<std::int64_t>(1, wb::ceil_div(n, tile)));
+  // Every partition gets the same number of blocks (a group), which read all the items.
+  const std::int64_t groups =
+      std::min(std::max<std::int64_t>(1, resident >> partition_bits), std::max<std::int64_t>(1, wb::ceil_div(n, tile)));
+  const std::int64_t blocks = groups << partition_bits;
   if (n > 0)
-    wb::launch({static_cast<unsigned>(blocks), static_cast<unsigned>(s.threads), s.shared_bytes()}, s.kernel, in, n,
-               merged, state);
+    wb::launch({static_cast<unsigned>(blocks), static_cast<unsigned>(s.threads), s.shared_bytes()}, kernel, in, n,
+               partition_bits, merged, state);
   clock.mark("shared_tables");
   wb::launch({grid_for(capacity), block}, compact_kernel<unsigned>, merged, l.pair_keys, l.pair_counts, state);
   clock.mark("compact");
@@ -730,32 +1099,46 @@ struct two_level_plan {
   std::int64_t capacity = 0;        // places of each bucket
   std::int64_t spill_capacity = 0;  // slots of the spill table
   std::int64_t max_pairs = 0;       // pairs the bucket tables and the spill table can give
+  std::int64_t room = 0;            // buckets by key range: places for a bucket's sorted pairs
 };
 
-// Two-level for N below 2^32 (the tables' counts are 32-bit) and `planned` keys that 1024
-// buckets hold at 9/16 of their slots (a bucket refuses keys past 3/4); as few buckets as
-// hold them so, since fewer buckets mean longer runs of neighbours in the scatter's writes
-// (2^20 distinct keys among 2^26 on an H100: 1.89 ms with 1024 buckets), but at least one per
-// 2^17 items (up to 512), so that the bucket tables fill the GPU. A bucket has room for its
-// fair share of N plus 1/8 (for uniform hashes of 2^26 keys into 512 buckets that is 45
-// standard deviations) plus 1024. The spill table (the keys of buckets that a hot key
-// filled) has slots for half the planned keys, or N/16 up to 2^19 (zipf-like keys spill
-// tens of thousands), half full.
-two_level_plan plan_two_level(std::int64_t n, double planned) {
+// Two-level for N below 2^32 (the tables' counts are 32-bit) and `planned` keys that 4096
+// buckets hold at 9/16 of their slots (a bucket refuses keys past 3/4): as few buckets as
+// hold them so, but at least one per 2^16 items (up to 1024), so that the bucket tables fill
+// the GPU and an estimate that is low (zipf-like keys: the sample barely sees the tail)
+// still finds room (on an H100, 2^26 keys over 2^20 values: 1.48 ms with 512 buckets and
+// with 1024; zipf-like over 2^24 values: 1024 buckets 1.69 ms, 512 filled). The spill table
+// (the keys of buckets that a hot key filled) holds N/16 keys, up to 2^19, half full.
+two_level_plan plan_two_level(std::int64_t n, double planned, double seen = 0, bool skewed = true) {
   two_level_plan p;
   if (n <= 0 || n > max_narrow_count || planned > static_cast<double>(bucket_most_keys << max_bucket_bits))
     return p;
   p.use = true;
-  while (p.bucket_bits < 9 && (std::int64_t{1} << (p.bucket_bits + 17)) < n) ++p.bucket_bits;
+  const int least_bits = skewed ? 10 : 9;       // at least 1024 buckets (skewed keys) or 512,
+  const int items_bits = skewed ? 16 : 17;       // one per 2^16 (or 2^17) items
+  while (p.bucket_bits < least_bits && (std::int64_t{1} << (p.bucket_bits + items_bits)) < n) ++p.bucket_bits;
   while (p.bucket_bits < max_bucket_bits && static_cast<double>(bucket_planned_keys << p.bucket_bits) < planned)
     ++p.bucket_bits;
+  if (const char* forced = std::getenv("COUNTING_STAGE7_BUCKET_BITS")) {  // for measurements
+    const int bits = std::atoi(forced);
+    if (bits >= 0 && bits <= max_bucket_bits) p.bucket_bits = bits;
+  }
   const std::int64_t buckets = std::int64_t{1} << p.bucket_bits;
   const std::int64_t fair = wb::ceil_div(n, buckets);
-  p.capacity = (fair + fair / 8 + 1024 + 31) / 32 * 32;
-  const double spill_keys = std::max(planned / 2, static_cast<double>(std::min(n / 16, min_spill_keys)));
+  // Where every key has about as many items, a bucket's items vary as its number of keys
+  // does: by 1/sqrt(keys a bucket) (2^14 keys in 512 buckets: 18%, and 1/8 of room made
+  // buckets spill). The sample saw `seen` keys (fewer than there are): room for 4 standard
+  // deviations of that, at least 1/8, at most the fair share again.
+  const double keys_per_bucket = seen > 0 ? std::max(1.0, seen / static_cast<double>(buckets)) : 0;
+  const double slack = keys_per_bucket > 0 ? std::clamp(4 / std::sqrt(keys_per_bucket), 0.125, 1.0) : 0.125;
+  p.capacity = (fair + static_cast<std::int64_t>(std::ceil(slack * static_cast<double>(fair))) + 1024 + 31) / 32 * 32;
+  const double spill_keys = static_cast<double>(std::min(n / 16, min_spill_keys));
   p.spill_capacity = capacity_for(static_cast<std::int64_t>(spill_keys), true);
   // A key has a pair in its bucket's table and, if it spilled, one in the spill table.
-  p.max_pairs = std::min(buckets * static_cast<std::int64_t>(bucket_max_keys), n) + std::min(p.spill_capacity, n);
+  // (and a hot key its one pair).
+  // Buckets by key range give bucket b the places [b room, (b + 1) room) for its pairs.
+  p.room = std::min(p.capacity, static_cast<std::int64_t>(bucket_max_keys));
+  p.max_pairs = buckets * p.room + std::min(p.spill_capacity, n) + max_hot;
   return p;
 }
 
@@ -764,6 +1147,10 @@ struct two_level_layout {
   unsigned long long* bucketed;  // bucket b's hashes at [b * capacity, (b + 1) * capacity)
   unsigned long long* spill_keys;
   unsigned* spill_counts;
+  unsigned long long* hot_keys;    // hashes of the hot keys
+  unsigned long long* hot_counts;  // and their counts
+  unsigned long long* slice_used;    // buckets by key range: pairs of each bucket
+  unsigned long long* slice_places;  // and their places in the table
   unsigned long long* pair_keys;
   unsigned long long* pair_counts;
   void* scratch;
@@ -777,6 +1164,10 @@ two_level_layout place_two_level(arena& a, const two_level_plan& p) {
   l.bucketed = a.take<unsigned long long>(buckets * p.capacity);
   l.spill_keys = a.take<unsigned long long>(p.spill_capacity);
   l.spill_counts = a.take<unsigned>(p.spill_capacity);
+  l.hot_keys = a.take<unsigned long long>(max_hot);
+  l.hot_counts = a.take<unsigned long long>(max_hot);
+  l.slice_used = a.take<unsigned long long>(buckets);
+  l.slice_places = a.take<unsigned long long>(buckets);
   l.pair_keys = a.take<unsigned long long>(p.max_pairs);
   l.pair_counts = a.take<unsigned long long>(p.max_pairs);
   l.scratch_bytes = detail::distinct_table_scratch_bytes(p.max_pairs);
@@ -785,19 +1176,69 @@ two_level_layout place_two_level(arena& a, const two_level_plan& p) {
   return l;
 }
 
+// Buckets by key range for the two-level count, where the sample says they get about as many
+// items each: no bucket more than 6 standard deviations (and 8 items) above the average of
+// the sampled items a bucket, hot keys' items left out (the scatter counts those). A skewed
+// input (zipf-like keys: most of them in the first buckets) gets buckets by hash, which
+// spread any keys evenly. COUNTING_STAGE7_RANGE=0 turns key ranges off (for the
+// measurements in the README). Returns mult == 0 for buckets by hash.
+range_map choose_range(const estimate_result& e, unsigned hot_from, int bucket_bits, unsigned long long* scratch,
+                       table_state* state) {
+  const char* off = std::getenv("COUNTING_STAGE7_RANGE");
+  if (e.sample_table.capacity == 0 || e.seen < 2 || (off != nullptr && std::string(off) == "0")) return {};
+  const auto buckets = static_cast<unsigned long long>(1) << bucket_bits;
+  const unsigned long long span = e.max - e.min;  // max - min + 1 values
+  if (span < buckets) return {};                  // (fewer values than buckets)
+  range_map m;
+  m.min = e.min;
+  m.mult = span == ~0ull ? buckets
+                         : static_cast<unsigned long long>((static_cast<unsigned __int128>(buckets) << 64) / (span + 1));
+  WB_CHECK(cudaMemsetAsync(scratch, 0, buckets * sizeof(unsigned long long)));
+  wb::launch({range_check_blocks, range_check_threads}, range_check_kernel, e.sample_table, hot_from, m,
+             static_cast<unsigned>(buckets), scratch);
+  wb::launch({1, range_check_threads}, range_most_kernel, static_cast<const unsigned long long*>(scratch),
+             static_cast<unsigned>(buckets), state);
+  const table_state st = read_state(state);
+  const double average = static_cast<double>(st.range_total) / static_cast<double>(buckets);
+  if (static_cast<double>(st.range_most) > average + 6 * std::sqrt(average) + 8) return {};
+  return m;
+}
+
+// The sample count from which a key is hot: 8 times the sample's average per key seen (so
+// that evenly spread keys are never hot), at least 4. A hot key's items are counted where
+// they are read, never moved: the more items the list covers, the fewer the scatter writes.
+// COUNTING_STAGE7_HOT=0 turns hot keys off (for the measurements in the README).
+unsigned hot_threshold(std::int64_t n, const estimate_result& e) {
+  const char* off = std::getenv("COUNTING_STAGE7_HOT");
+  if (e.sample_table.capacity == 0 || e.seen == 0 || (off != nullptr && std::string(off) == "0")) return 0;
+  const double samples = static_cast<double>(sample::sample_size(n));
+  return static_cast<unsigned>(std::ceil(std::max(4.0, 8.0 * samples / static_cast<double>(e.seen))));
+}
+
 // Steps 1a, 1b and the spill table's pairs; returns the state read back from the device.
+// hot_from: the sample's table, whose keys seen `threshold` times or more are hot (0: none).
+// by_range.mult != 0: buckets by key range, and the table is written to `out` here (unless
+// the state says overflow or spilled: then the sort counts).
 table_state run_two_level(const std::int64_t* in, std::int64_t n, const two_level_layout& l, const two_level_plan& p,
-                          table_state* state, phase_clock& clock) {
+                          ht::table_view<unsigned> hot_from, unsigned threshold, range_map by_range,
+                          device_table<std::int64_t> out, table_state* state, phase_clock& clock) {
   const int buckets = 1 << p.bucket_bits;
   const ht::table_view<unsigned> spill{l.spill_keys, l.spill_counts, static_cast<unsigned long long>(p.spill_capacity)};
   wb::launch({grid_for(p.spill_capacity), block}, clear_table_kernel<unsigned>, spill, state);
   WB_CHECK(cudaMemsetAsync(l.fill, 0, static_cast<std::size_t>(buckets) * sizeof(unsigned long long)));
+  if (threshold > 0)
+    wb::launch({grid_for(static_cast<std::int64_t>(hot_from.capacity)), block}, collect_hot_kernel, hot_from, threshold,
+               l.hot_keys, l.hot_counts, state);
   clock.mark("clear");
   const std::int64_t tiles = wb::ceil_div(n, static_cast<std::int64_t>(scatter_tile));
-  const std::int64_t resident = static_cast<std::int64_t>(counting::multiprocessor_count()) * 2;
+  // More than 1024 buckets: the scatter's per-bucket arrays (64 KB) leave room for one block an SM.
+  const bool wide = p.bucket_bits <= wide_bucket_bits;
+  const std::int64_t resident = static_cast<std::int64_t>(counting::multiprocessor_count()) * (wide ? 2 : 1);
   wb::launch({static_cast<unsigned>(tiles < resident ? tiles : resident), scatter_threads,
-              scatter_tile * sizeof(unsigned long long)},
-             bucket_scatter_kernel<unsigned>, in, n, p.bucket_bits, p.capacity, l.bucketed, l.fill, spill, state);
+              scatter_shared_bytes(wide ? wide_bucket_bits : max_bucket_bits)},
+             wide ? bucket_scatter_kernel<unsigned, wide_bucket_bits> : bucket_scatter_kernel<unsigned, max_bucket_bits>,
+             in, n, p.bucket_bits, by_range, p.capacity, l.bucketed, l.fill, spill, static_cast<const unsigned long long*>(l.hot_keys),
+             l.hot_counts, state);
   clock.mark("scatter");
   const std::size_t table_shared = bucket_slots * (sizeof(unsigned long long) + sizeof(unsigned));
   auto* table_kernel = bucket_table_kernel<0>;
@@ -808,10 +1249,26 @@ table_state run_two_level(const std::int64_t* in, std::int64_t n, const two_leve
   }
   wb::launch({static_cast<unsigned>(buckets), table_threads, table_shared}, table_kernel,
              static_cast<const unsigned long long*>(l.bucketed), p.capacity,
-             static_cast<const unsigned long long*>(l.fill), l.pair_keys, l.pair_counts, state);
+             static_cast<const unsigned long long*>(l.fill), l.pair_keys, l.pair_counts,
+             by_range.mult != 0 ? sorted_slices{l.slice_used, p.room, by_range, static_cast<unsigned>(buckets), l.hot_keys,
+                                                 l.hot_counts}
+                                 : sorted_slices{},
+             state);
+  if (by_range.mult != 0) {
+    wb::launch({1, slice_scan_threads}, slice_places_kernel, static_cast<const unsigned long long*>(l.slice_used),
+               buckets, l.slice_places, static_cast<const table_state*>(state), out);
+    wb::launch({static_cast<unsigned>(buckets), block}, copy_slices_kernel,
+               static_cast<const unsigned long long*>(l.pair_keys), static_cast<const unsigned long long*>(l.pair_counts),
+               p.room, static_cast<const unsigned long long*>(l.slice_used),
+               static_cast<const unsigned long long*>(l.slice_places), out);
+  }
+  if (threshold > 0 && by_range.mult == 0)  // (by key range they went into their buckets' tables)
+    wb::launch({grid_for(max_hot), block}, append_hot_kernel, static_cast<const unsigned long long*>(l.hot_keys),
+               static_cast<const unsigned long long*>(l.hot_counts), l.pair_keys, l.pair_counts, state);
   clock.mark("bucket_tables");
   table_state host = read_state(state);
   clock.mark("readback");
+  if (by_range.mult != 0 && host.spilled > 0) host.overflow = 1;  // spilled pairs would need a merge: sort instead
   if (host.overflow == 0 && host.spilled > 0) {  // the spill table's pairs go after the buckets'
     wb::launch({grid_for(p.spill_capacity), block}, compact_kernel<unsigned>, spill, l.pair_keys, l.pair_counts,
                state);
@@ -837,12 +1294,13 @@ sizes path_bytes(std::int64_t n) {
   {
     arena a(nullptr);
     const shared_shape shape = shared_tables_shape();
-    place_table(a, merged_capacity(shape));
+    place_table(a, merged_capacity(shape, max_partition_bits));
     s.shared = a.used();
   }
   {
     arena a(nullptr);
-    const two_level_plan p = plan_two_level(n, static_cast<double>(std::min(n, bucket_most_keys << max_bucket_bits)));
+    // the most buckets, each with the most room
+    const two_level_plan p = plan_two_level(n, static_cast<double>(std::min(n, bucket_most_keys << max_bucket_bits)), 1);
     if (p.use) place_two_level(a, p);
     s.two_level = a.used();
   }
@@ -888,8 +1346,8 @@ void count_hash_table(const std::int64_t* in, std::int64_t n, device_table<std::
   double expected = static_cast<double>(n);  // distinct keys: the estimate (or what cfg says)
   double planned = expected;                 // what the shared and global tables plan for
   path chosen = forced;
+  estimate_result e;
   if (forced != path::sort && n > 0) {
-    estimate_result e;
     if (cfg.expected_distinct > 0) {
       e.distinct = static_cast<double>(cfg.expected_distinct);
       note = "told " + short_number(e.distinct) + " distinct";
@@ -901,18 +1359,23 @@ void count_hash_table(const std::int64_t* in, std::int64_t n, device_table<std::
     }
     clock.mark("estimate");
     expected = std::min(e.distinct, static_cast<double>(n));
-    planned = std::min(e.distinct * plan_margin, static_cast<double>(n));
+    planned = std::min(e.distinct * (cfg.expected_distinct > 0 ? plan_margin : margin_for(e)), static_cast<double>(n));
   } else {
     front.take<unsigned long long>(sample_slots(n));
     front.take<unsigned>(sample_slots(n));
   }
   const shared_shape shape = shared_tables_shape();
+  const int partition_bits = std::min(partition_bits_for(shape, planned), max_partition_bits);
+  // Skewed keys (the sample saw some key as often as a hot one; or no sample): the estimate is
+  // likely low, and the two-level count takes more buckets.
+  const unsigned hot_sample_count = hot_threshold(n, e);
+  const bool skewed = e.sample_table.capacity == 0 || (hot_sample_count > 0 && e.most >= hot_sample_count);
   if (forced == path::automatic) {
     if (n == 0 || n > max_narrow_count) {
       chosen = path::sort;
-    } else if (planned <= static_cast<double>(shape.max_keys())) {
+    } else if (partition_bits_for(shape, planned) <= auto_partition_bits()) {
       chosen = path::shared_tables;
-    } else if (plan_two_level(n, expected).use) {
+    } else if (plan_two_level(n, expected, static_cast<double>(e.seen), skewed).use) {
       chosen = path::two_level;
     } else {
       chosen = path::sort;
@@ -924,25 +1387,32 @@ void count_hash_table(const std::int64_t* in, std::int64_t n, device_table<std::
   bool counted = false;  // false: the sort counts
   std::string what;
   if (chosen == path::shared_tables) {
-    const std::int64_t capacity = merged_capacity(shape);
+    const std::int64_t capacity = merged_capacity(shape, partition_bits);
     const table_layout l = place_table(a, capacity);
-    st = run_shared_tables(in, n, shape, l, capacity, state, clock);
-    what = "shared tables";
+    st = run_shared_tables(in, n, shape, partition_bits, l, capacity, state, clock);
+    what = partition_bits == 0 ? "shared tables" : "shared tables, " + std::to_string(1 << partition_bits) + " partitions";
     if (st.overflow == 0) {
       detail::write_distinct_table(l.pair_keys, l.pair_counts, static_cast<std::int64_t>(st.distinct),
-                                   st.sentinel_count, false, out, l.scratch, l.scratch_bytes);
+                                   st.sentinel_count, false, out, l.scratch, l.scratch_bytes, true);
       counted = true;
     }
   } else if (chosen == path::two_level) {
-    two_level_plan p = plan_two_level(n, expected);
-    if (!p.use) p = plan_two_level(n, static_cast<double>(std::min(n, bucket_most_keys << max_bucket_bits)));  // forced
+    two_level_plan p = plan_two_level(n, expected, static_cast<double>(e.seen), skewed);
+    if (!p.use)  // forced
+      p = plan_two_level(n, static_cast<double>(std::min(n, bucket_most_keys << max_bucket_bits)), static_cast<double>(e.seen));
     if (p.use) {
       const two_level_layout l = place_two_level(a, p);
-      st = run_two_level(in, n, l, p, state, clock);
+      const range_map by_range = choose_range(e, hot_sample_count, p.bucket_bits, l.slice_used, state);
+      clock.mark("range_check");
+      st = run_two_level(in, n, l, p, e.sample_table, hot_sample_count, by_range, out, state, clock);
       what = "two-level, " + std::to_string(1 << p.bucket_bits) + " buckets";
-      if (st.overflow == 0) {
+      if (by_range.mult != 0) what += " by key range";
+      if (st.hot > 0) what += ", " + std::to_string(std::min<unsigned long long>(st.hot, max_hot)) + " hot keys";
+      if (st.overflow == 0 && by_range.mult != 0) {
+        counted = true;  // the slices are the table
+      } else if (st.overflow == 0) {
         detail::write_distinct_table(l.pair_keys, l.pair_counts, static_cast<std::int64_t>(st.distinct),
-                                     st.sentinel_count, st.spilled > 0, out, l.scratch, l.scratch_bytes);
+                                     st.sentinel_count, st.spilled > 0, out, l.scratch, l.scratch_bytes, true);
         counted = true;
       }
     } else {
@@ -958,7 +1428,7 @@ void count_hash_table(const std::int64_t* in, std::int64_t n, device_table<std::
     what = "global table";
     if (st.overflow == 0) {
       detail::write_distinct_table(l.pair_keys, l.pair_counts, static_cast<std::int64_t>(st.distinct),
-                                   st.sentinel_count, false, out, l.scratch, l.scratch_bytes);
+                                   st.sentinel_count, false, out, l.scratch, l.scratch_bytes, !wide);
       counted = true;
     }
   }

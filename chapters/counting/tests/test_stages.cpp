@@ -353,6 +353,89 @@ TEST_SUITE("counting/7 hash table") {
     check_stage<i64>(7, data, "the spill table overflows", spill_too_small);
     expect_path("two-level, 2 buckets full -> sort");
   }
+  TEST_CASE("two-level (forced), buckets by key range: evenly spread keys, extremes, keys outside the sample's range") {
+    config cfg;
+    cfg.variant = 2;
+    // few_distinct spreads its values evenly over the whole int64 range, INT64_MIN and
+    // INT64_MAX among them: buckets by value hold about as many keys each.
+    const auto spread = wb::gen::few_distinct<i64>(100'000, wb::testing::seed(97), 40'000);
+    check_stage<i64>(7, spread, "40000 evenly spread keys", cfg);
+    expect_path("by key range");
+    setenv("COUNTING_STAGE7_RANGE", "0", 1);  // the same by hash
+    check_stage<i64>(7, spread, "40000 evenly spread keys, buckets by hash", cfg);
+    unsetenv("COUNTING_STAGE7_RANGE");
+    {
+      const std::string note = counting::take_stage_note();
+      CHECK(note.find("by key range") == std::string::npos);
+    }
+    // The sampled items spread over [-10^6, 10^6]; a few others lie outside it (below the
+    // sample's min: bucket 0; above its max: the last bucket), INT64_MIN and INT64_MAX too.
+    const std::int64_t n = 150'000;
+    std::mt19937_64 pick(wb::testing::seed(98));
+    std::vector<i64> data(static_cast<std::size_t>(n));
+    for (auto& v : data) v = static_cast<i64>(pick() % 2'000'001) - 1'000'000;
+    const i64 outside[] = {std::numeric_limits<i64>::min(), std::numeric_limits<i64>::min() + 1, -1'000'001,
+                           1'000'001, std::numeric_limits<i64>::max() - 1, std::numeric_limits<i64>::max()};
+    std::vector<bool> sampled(static_cast<std::size_t>(n));  // the sample's places keep their keys
+    for (std::int64_t s = 0; s < sample::sample_size(n); ++s) sampled[static_cast<std::size_t>(sample::position(s, n))] = true;
+    for (std::int64_t i = 0, k = 0; i < n && k < 600; ++i)
+      if (!sampled[static_cast<std::size_t>(i)]) data[static_cast<std::size_t>(i)] = outside[k++ % 6];
+    check_stage<i64>(7, data, "keys outside the sample's range", cfg);
+    expect_path("by key range");
+    // Evenly spread keys and 5 hot ones (each 3% of the items): buckets by key range, the hot
+    // keys counted by the scatter and added into their buckets' tables.
+    for (auto& v : data) {
+      const auto r = pick() % 100;
+      const auto k = r < 15 ? static_cast<i64>(r % 5) * 8000 + 1234 : static_cast<i64>(pick() % 40000);
+      v = k * 230'584'300'921'369 - 4'611'686'018'427'387'904;
+    }
+    check_stage<i64>(7, data, "evenly spread keys and 5 hot ones", cfg);
+    expect_path("by key range, 5 hot keys");
+    // The sample spreads evenly, the other items are 30000 keys packed at one end: that bucket
+    // takes far more than its room and spills; spilled pairs are not merged by key range, so
+    // the sort counts, right.
+    for (std::int64_t i = 0; i < n; ++i) data[static_cast<std::size_t>(i)] = static_cast<i64>(pick() % 30000) + 5'000'000;
+    for (std::int64_t i = 0; i < sample::sample_size(n); ++i)
+      data[static_cast<std::size_t>(sample::position(i, n))] = static_cast<i64>(i) * 122'000'000'000'000 - 4'000'000'000'000'000'000;
+    check_stage<i64>(7, data, "sample spread, the rest packed in one bucket", cfg);
+    expect_path("by key range full -> sort");
+  }
+  TEST_CASE("two-level (forced) with 2048 buckets (the scatter's shape for more than 1024)") {
+    // So many buckets need millions of keys; COUNTING_STAGE7_BUCKET_BITS forces them here.
+    config cfg;
+    cfg.variant = 2;
+    auto data = wb::gen::few_distinct<i64>(20'000, wb::testing::seed(96), 3000);
+    data[7] = std::numeric_limits<i64>::max();
+    data[8] = std::numeric_limits<i64>::min();
+    setenv("COUNTING_STAGE7_BUCKET_BITS", "11", 1);
+    check_stage<i64>(7, data, "2048 buckets", cfg);
+    unsetenv("COUNTING_STAGE7_BUCKET_BITS");
+    expect_path("2048 buckets");
+  }
+  TEST_CASE("two-level (forced): hot keys counted beside the buckets, INT64_MIN among them, more than the list holds") {
+    config cfg;
+    cfg.variant = 2;
+    const std::size_t n = 100'000;
+    std::mt19937_64 pick(wb::testing::seed(95));
+    // 20% INT64_MIN, 60% over 300 keys (about 130 sample hits each: hot), 20% over 20000 keys
+    // and INT64_MAX (never hot: it is counted on the side).
+    std::vector<i64> data(n);
+    for (auto& v : data) {
+      const auto r = pick() % 100;
+      v = r < 20 ? std::numeric_limits<i64>::min()
+          : r < 80 ? static_cast<i64>(pick() % 300) * 1'000'003
+          : r < 95 ? static_cast<i64>(pick() % 20000) - 5'000'000'000
+                   : std::numeric_limits<i64>::max();
+    }
+    check_stage<i64>(7, data, "301 hot keys", cfg);
+    expect_path("hot keys");
+    // 70% over 700 keys (about 65 sample hits each: hot, but only max_hot = 512 are listed;
+    // the rest go to their buckets), 30% over 20000 keys.
+    for (auto& v : data)
+      v = pick() % 10 < 7 ? static_cast<i64>(pick() % 700) * -77 : static_cast<i64>(pick() % 20000) + 1'000'000;
+    check_stage<i64>(7, data, "700 hot keys, 512 listed", cfg);
+    expect_path("512 hot keys");
+  }
   TEST_CASE("INT64_MAX (the empty-slot pattern) counted on the side, among many keys") {
     auto data = wb::gen::uniform<i64>(20'000, wb::testing::seed(82));
     for (std::size_t i = 0; i < data.size(); i += 3) data[i] = std::numeric_limits<i64>::max();
@@ -380,9 +463,11 @@ TEST_SUITE("counting/7 hash table") {
     check_stage<i64>(7, data, "sampled items distinct, the others all 5");
     expect_path("auto: est. 2^17.2 distinct -> two-level");
     config cfg;
-    cfg.variant = 1;  // forced to the shared tables, which hold the 65537 keys only in part: the sort counts
+    // Forced to the shared tables, 8 partitions: on the cpu backend (smaller tables) they hold
+    // the 65537 keys only in part and the sort counts; on a GPU they hold them.
+    cfg.variant = 1;
     check_stage<i64>(7, data, "sampled items distinct, the others all 5, shared tables", cfg);
-    expect_path("forced: est. 2^17.2 distinct -> shared tables full -> sort");
+    expect_path("forced: est. 2^17.2 distinct -> shared tables, 8 partitions");
   }
   TEST_CASE("[gpu] 2^22 keys, 2^16 distinct, 2^20 all distinct, zipf-like over 2^10, every path (WB_LARGE=1)" *
             doctest::skip(!large_tests_enabled())) {
