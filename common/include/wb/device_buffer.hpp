@@ -59,6 +59,14 @@ class device_buffer {
     copy_to(host);
     return host;
   }
+  // The first `count` elements only: where a kernel wrote a prefix (a run-length encoding's
+  // runs), copying the rest would read memory nothing wrote (compute-sanitizer's initcheck).
+  std::vector<T> to_host(std::size_t count) const {
+    if (count > size_) throw std::invalid_argument("device_buffer::to_host: count past the end");
+    std::vector<T> host(count);
+    if (count > 0) WB_CHECK(cudaMemcpy(host.data(), data_, count * sizeof(T), cudaMemcpyDeviceToHost));
+    return host;
+  }
   void fill_bytes(unsigned char byte) {
     if (size_ > 0) WB_CHECK(cudaMemset(data_, byte, bytes()));
   }
