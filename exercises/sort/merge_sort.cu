@@ -40,16 +40,6 @@ __device__ __forceinline__ void thread_sort(U (&keys)[ITEMS], std::uint32_t (&va
   // compare-exchanges of neighbours, exchanging only keys strictly out of order.
 }
 
-// Which barrier a merge level needs: a pair of runs that lies within one warp's keys is only
-// read and written by that warp.
-__device__ __forceinline__ void level_barrier(int threads_per_pair) {
-  if (threads_per_pair <= 32) {
-    __syncwarp();
-  } else {
-    __syncthreads();
-  }
-}
-
 // Block b sorts keys [b * tile, (b+1) * tile), tile = BLOCK * ITEMS (the last tile may be
 // shorter), and writes them as bit patterns (dst_bits) or, when no merge pass follows
 // (LAST), as keys (dst_keys).
