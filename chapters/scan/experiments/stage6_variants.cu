@@ -310,46 +310,33 @@ __global__ void regs_kernel(const T* in, T* out, std::int64_t n, unsigned* count
 // ---------------------------------------------------------------------------------------
 constexpr int max_stages = 8;
 
-__device__ __forceinline__ unsigned smem_addr(const void* p) {
-  return static_cast<unsigned>(__cvta_generic_to_shared(p));
-}
-__device__ __forceinline__ void mbar_init(unsigned long long* bar, unsigned count) {
-  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(smem_addr(bar)), "r"(count) : "memory");
-}
-__device__ __forceinline__ void mbar_expect_bytes(unsigned long long* bar, unsigned bytes) {
-  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(smem_addr(bar)), "r"(bytes) : "memory");
-}
-__device__ __forceinline__ bool mbar_try_wait(unsigned long long* bar, unsigned parity) {
-  unsigned ok;
+// The ring's copies and barriers are stage 6's (bulk_copy.cuh). The one addition here is the
+// evict_first knob: the same bulk copy with an L2 hint that the input will not be read again.
+__device__ __forceinline__ void bulk_copy_to_shared_evict_first(void* dst, const void* src, unsigned bytes,
+                                                                scan::copy_barrier* bar) {
+  const unsigned b = scan::detail::shared_address(bar);
+  unsigned long long policy;
+  asm volatile("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(policy));
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(b), "r"(bytes) : "memory");
   asm volatile(
-      "{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2; selp.u32 %0, 1, 0, p; }"
-      : "=r"(ok)
-      : "r"(smem_addr(bar)), "r"(parity)
+      "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.L2::cache_hint [%0], [%1], %2, [%3], %4;" ::"r"(
+          scan::detail::shared_address(dst)),
+      "l"(src), "r"(bytes), "r"(b), "l"(policy)
       : "memory");
-  return ok != 0;
 }
-__device__ __forceinline__ void bulk_load(void* dst, const void* src, unsigned bytes, unsigned long long* bar,
+__device__ __forceinline__ void bulk_load(void* dst, const void* src, unsigned bytes, scan::copy_barrier* bar,
                                           bool evict_first) {
   if (evict_first) {
-    unsigned long long policy;
-    asm volatile("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(policy));
-    asm volatile(
-        "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.L2::cache_hint [%0], [%1], %2, [%3], %4;" ::"r"(
-            smem_addr(dst)),
-        "l"(src), "r"(bytes), "r"(smem_addr(bar)), "l"(policy)
-        : "memory");
+    bulk_copy_to_shared_evict_first(dst, src, bytes, bar);
   } else {
-    asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(
-                     smem_addr(dst)),
-                 "l"(src), "r"(bytes), "r"(smem_addr(bar))
-                 : "memory");
+    scan::bulk_copy_to_shared(dst, src, bytes, bar);
   }
 }
 
 template <class T, int V>
 __global__ void bulk_kernel(const T* in, T* out, std::int64_t n, unsigned* counter, tile_status<T> status, knobs kn) {
   constexpr int VEC = vec_items<T>;
-  __shared__ unsigned long long full_bar[max_stages];
+  __shared__ scan::copy_barrier full_bar[max_stages];
   __shared__ unsigned tile_of_stage[max_stages];
   __shared__ T prefix_shared;
   unsigned char* ring = wb::dynamic_shared<unsigned char>();
@@ -362,14 +349,12 @@ __global__ void bulk_kernel(const T* in, T* out, std::int64_t n, unsigned* count
 
   auto issue = [&](int s, std::int64_t t) {
     if (t < kn.tiles && (t + 1) * tile_items <= n) {  // a full tile: one bulk copy (the last partial one goes item by item)
-      mbar_expect_bytes(&full_bar[s], tile_bytes);
       bulk_load(ring + static_cast<std::size_t>(s) * tile_bytes, in + t * tile_items, tile_bytes, &full_bar[s],
                 kn.evict_first);
     }
   };
   if (threadIdx.x == 0) {
-    for (int s = 0; s < stages; ++s) mbar_init(&full_bar[s], 1);
-    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+    for (int s = 0; s < stages; ++s) scan::copy_barrier_init(&full_bar[s]);
   }
   __syncthreads();
   if (producer) {
@@ -389,8 +374,7 @@ __global__ void bulk_kernel(const T* in, T* out, std::int64_t n, unsigned* count
     const std::int64_t warp_base = tile * tile_items + static_cast<std::int64_t>(warp) * (V * 32 * VEC);
     tile_regs<T, V> r;
     if (full) {
-      while (!mbar_try_wait(&full_bar[s], parity)) {
-      }
+      scan::copy_barrier_wait(&full_bar[s], parity);
       const uint4* stage = reinterpret_cast<const uint4*>(ring + static_cast<std::size_t>(s) * tile_bytes) +
                            warp * (V * 32);
 #pragma unroll
@@ -458,7 +442,7 @@ template <class T, int V, int K>
 __global__ void bulk_lead_kernel(const T* in, T* out, std::int64_t n, unsigned* counter, tile_status<T> status,
                                  knobs kn) {
   constexpr int VEC = vec_items<T>;
-  __shared__ unsigned long long full_bar[max_stages];
+  __shared__ scan::copy_barrier full_bar[max_stages];
   __shared__ unsigned tile_of_stage[max_stages];
   __shared__ T warp_totals[32];       // this tile's warp totals
   __shared__ T next_warp_sums[32];    // the next tile's warp sums
@@ -476,18 +460,15 @@ __global__ void bulk_lead_kernel(const T* in, T* out, std::int64_t n, unsigned* 
   auto is_full = [&](std::int64_t t) { return (t + 1) * tile_items <= n; };
   auto issue = [&](int s, std::int64_t t) {
     if (t < kn.tiles && is_full(t)) {
-      mbar_expect_bytes(&full_bar[s], tile_bytes);
       bulk_load(stage_ptr(s), in + t * tile_items, tile_bytes, &full_bar[s], kn.evict_first);
     }
   };
   // The k-th use of stage s (k counted per stage) completes phase k of its barrier.
   auto wait_stage = [&](int s, int use) {
-    while (!mbar_try_wait(&full_bar[s], static_cast<unsigned>(use & 1))) {
-    }
+    scan::copy_barrier_wait(&full_bar[s], static_cast<unsigned>(use));
   };
   if (threadIdx.x == 0) {
-    for (int s = 0; s < stages; ++s) mbar_init(&full_bar[s], 1);
-    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+    for (int s = 0; s < stages; ++s) scan::copy_barrier_init(&full_bar[s]);
   }
   __syncthreads();
   if (producer) {
