@@ -9,6 +9,7 @@
 
 #include "block_scan.cuh"
 #include "distinct_table.hpp"
+#include "phase_clock.hpp"
 #include "scan.hpp"
 #include "sort.hpp"
 #include "wb/check.hpp"
@@ -272,45 +273,6 @@ __global__ void __launch_bounds__(rle_threads)
   if (blockIdx.x == gridDim.x - 1 && threadIdx.x == 0) *out.size = base + tile_runs;
 }
 
-// COUNTING_STAGE7_PHASES=1: the sort and the steps after it timed apart (events), one line
-// on stderr per call; off, nothing.
-class step_clock {
- public:
-  explicit step_clock(const char* what) : what_(what), on_(std::getenv("COUNTING_STAGE7_PHASES") != nullptr) {
-    mark(nullptr);
-  }
-  step_clock(const step_clock&) = delete;
-  step_clock& operator=(const step_clock&) = delete;
-  ~step_clock() {
-    for (int i = 0; i < used_; ++i) cudaEventDestroy(events_[i]);
-  }
-  void mark(const char* name) {
-    if (!on_ || used_ == max_marks) return;
-    WB_CHECK(cudaEventCreate(&events_[used_]));
-    WB_CHECK(cudaEventRecord(events_[used_], 0));
-    names_[used_++] = name;
-  }
-  void print() {
-    if (!on_ || used_ < 2) return;
-    WB_CHECK(cudaEventSynchronize(events_[used_ - 1]));
-    std::fprintf(stderr, "  %s:", what_);
-    for (int i = 1; i < used_; ++i) {
-      float ms = 0;
-      WB_CHECK(cudaEventElapsedTime(&ms, events_[i - 1], events_[i]));
-      std::fprintf(stderr, " %s %.4f", names_[i], ms);
-    }
-    std::fprintf(stderr, "\n");
-  }
-
- private:
-  static constexpr int max_marks = 8;
-  const char* what_;
-  bool on_;
-  int used_ = 0;
-  cudaEvent_t events_[max_marks]{};
-  const char* names_[max_marks]{};
-};
-
 void require_index_range(std::int64_t pairs) {
   if (pairs > static_cast<std::int64_t>(std::numeric_limits<std::uint32_t>::max()))
     throw std::invalid_argument("write_distinct_table: " + std::to_string(pairs) +
@@ -346,7 +308,8 @@ void write_distinct_table(const unsigned long long* flipped_keys, const unsigned
   auto* heads = pieces.take<std::int64_t>(pairs);
   auto* places = pieces.take<std::int64_t>(pairs);
   const wb::workspace rest = pieces.rest();
-  step_clock clock("distinct pairs");
+  phase_clock clock;  // COUNTING_STAGE7_PHASES: the sort and the steps after it, timed apart
+  clock.mark("start");
   if (pairs <= small_sort_max) {
     wb::launch({1, small_sort_threads}, small_sort_kernel, flipped_keys, pairs, keys_out, index_out);
   } else {
@@ -360,7 +323,7 @@ void write_distinct_table(const unsigned long long* flipped_keys, const unsigned
     wb::launch({grid_for(pairs), block}, gather_kernel, static_cast<const std::int64_t*>(keys_out),
                static_cast<const std::uint32_t*>(index_out), counts, pairs, sentinel_count, out);
     clock.mark("gather");
-    clock.print();
+    clock.print("  distinct pairs");
     return;
   }
   wb::launch({grid_for(pairs), block}, run_heads_kernel, static_cast<const std::int64_t*>(keys_out), pairs, heads);
@@ -369,7 +332,7 @@ void write_distinct_table(const unsigned long long* flipped_keys, const unsigned
              static_cast<const std::uint32_t*>(index_out), counts, pairs, static_cast<const std::int64_t*>(places),
              sentinel_count, out);
   clock.mark("sum_runs");
-  clock.print();
+  clock.print("  distinct pairs");
 }
 
 std::size_t sort_count_scratch_bytes(std::int64_t n) {
@@ -397,7 +360,8 @@ void sort_run_length_encode(const std::int64_t* in, std::int64_t n, device_table
   auto* tile_places = pieces.take<std::int64_t>(tiles);
   auto* next_after = pieces.take<std::int64_t>(tiles);
   const wb::workspace rest = pieces.rest();
-  step_clock clock("sort + RLE");
+  phase_clock clock;
+  clock.mark("start");
   sort::solution::sort_onesweep<std::int64_t>(in, sorted, nullptr, nullptr, n, rest, sort_config());
   clock.mark("sort");
   const auto grid = static_cast<unsigned>(tiles);
@@ -408,7 +372,7 @@ void sort_run_length_encode(const std::int64_t* in, std::int64_t n, device_table
   wb::launch({grid, rle_threads}, write_runs_kernel, static_cast<const std::int64_t*>(sorted), n,
              static_cast<const std::int64_t*>(tile_places), static_cast<const std::int64_t*>(next_after), out);
   clock.mark("rle");
-  clock.print();
+  clock.print("  sort + RLE");
 }
 
 }  // namespace counting::detail

@@ -46,6 +46,7 @@
 #include "distinct_table.hpp"
 #include "hash_sample.hpp"
 #include "hash_table.cuh"
+#include "phase_clock.hpp"
 #include "wb/kernel.hpp"
 
 namespace counting::WB_TRACK {
@@ -842,45 +843,6 @@ class arena {
   std::size_t offset_ = 0;
 };
 
-// Optional phase timing (COUNTING_STAGE7_PHASES=1 in the environment): events between the
-// steps, printed as one line per call. Off, it does nothing.
-class phase_clock {
- public:
-  phase_clock() : on_(std::getenv("COUNTING_STAGE7_PHASES") != nullptr) {}
-  phase_clock(const phase_clock&) = delete;
-  phase_clock& operator=(const phase_clock&) = delete;
-  ~phase_clock() {
-    for (auto& m : marks_) cudaEventDestroy(m.second);
-  }
-  void mark(const char* name) {
-    if (!on_) return;
-    cudaEvent_t e{};
-    WB_CHECK(cudaEventCreate(&e));
-    WB_CHECK(cudaEventRecord(e, 0));
-    marks_.emplace_back(name, e);
-  }
-  void print(const std::string& what) {
-    if (!on_ || marks_.size() < 2) return;
-    WB_CHECK(cudaEventSynchronize(marks_.back().second));
-    std::string line = "stage 7 phases (" + what + "):";
-    float total = 0;
-    for (std::size_t i = 1; i < marks_.size(); ++i) {
-      float ms = 0;
-      WB_CHECK(cudaEventElapsedTime(&ms, marks_[i - 1].second, marks_[i].second));
-      total += ms;
-      line += ' ';
-      line += marks_[i].first;
-      line += ' ';
-      line += std::to_string(ms);
-    }
-    std::fprintf(stderr, "%s total %f ms\n", line.c_str(), total);
-  }
-
- private:
-  bool on_;
-  std::vector<std::pair<const char*, cudaEvent_t>> marks_;
-};
-
 table_state read_state(const table_state* state) {
   table_state host{};
   WB_CHECK(cudaMemcpy(&host, state, sizeof host, cudaMemcpyDeviceToHost));
@@ -1443,7 +1405,7 @@ void count_hash_table(const std::int64_t* in, std::int64_t n, device_table<std::
     clock.mark("sort");
   }
   const std::string label = (forced == path::automatic ? "auto: " : "forced: ") + (note.empty() ? "" : note + " -> ") + what;
-  clock.print(label);
+  clock.print("stage 7 phases (" + label + ")");
   set_stage_note(label);
 }
 
