@@ -29,8 +29,9 @@
 // size their tables from the estimate too (cfg.expected_distinct replaces it). An estimate
 // can be wrong: a table that fills sets a flag, and the stage counts again by sorting, from
 // the start: a wrong estimate costs time, never a count. The host reads back one small
-// record after the sample, one after the key-range check of the two-level count, and one
-// after the hash count (how many distinct keys, did a table fill).
+// record after the sample and one after the hash count (how many distinct keys, did a table
+// fill, which buckets the two-level count took: the device decides that and its kernels
+// read the decision there).
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -68,6 +69,8 @@ struct table_state {
   unsigned long long sample_max;
   unsigned long long range_most;      // the most sampled items (of keys not hot) in one key-range bucket
   unsigned long long range_total;     // and in all of them
+  unsigned long long range_min;       // the buckets by key range, as the device decided them
+  unsigned long long range_mult;      // (0: buckets by hash; see range_most_kernel)
   unsigned long long sample_most;     // the most times the sample saw one key
 };
 
@@ -161,7 +164,10 @@ __host__ __device__ __forceinline__ unsigned range_bucket(unsigned long long u, 
 // The sampled items per range bucket, from the sample's table, less those of hot keys (seen
 // `hot_from` times or more, 0: none; the scatter counts them, they fill no bucket): `sampled`
 // (zero before) gets every block's counts, then one block finds the most in one bucket and
-// the total (state->range_most, range_total).
+// the total (state->range_most, range_total) and decides: buckets by key range (the map in
+// state->range_min, range_mult) where no bucket has more than the average plus 6 standard
+// deviations (and 8 items), else by hash (range_mult 0). The decision stays on the device:
+// the kernels after it read it there, so the host waits for nothing before the scatter.
 constexpr int range_check_threads = 1024;
 constexpr int range_check_blocks = 32;
 __global__ void __launch_bounds__(range_check_threads)
@@ -182,7 +188,7 @@ __global__ void __launch_bounds__(range_check_threads)
 }
 
 __global__ void __launch_bounds__(range_check_threads)
-    range_most_kernel(const unsigned long long* sampled, unsigned buckets, table_state* state) {
+    range_most_kernel(const unsigned long long* sampled, unsigned buckets, range_map candidate, table_state* state) {
   __shared__ unsigned long long most, total;
   if (threadIdx.x == 0) most = total = 0;
   __syncthreads();
@@ -197,7 +203,15 @@ __global__ void __launch_bounds__(range_check_threads)
   if (threadIdx.x == 0) {
     state->range_most = most;
     state->range_total = total;
+    const double average = static_cast<double>(total) / static_cast<double>(buckets);
+    const bool even = static_cast<double>(most) <= average + 6 * sqrt(average) + 8;
+    state->range_min = candidate.min;
+    state->range_mult = even ? candidate.mult : 0;
   }
+}
+
+__device__ __forceinline__ range_map range_decided(const table_state* state) {
+  return {state->range_min, state->range_mult};
 }
 
 // ---- Adding a warp's keys, hot keys combined first -------------------------------------------
@@ -441,9 +455,11 @@ __global__ void collect_hot_kernel(ht::table_view<unsigned> sample_table, unsign
   }
 }
 
-// Appends the hot keys' (key, count) pairs after the buckets' pairs.
+// Appends the hot keys' (key, count) pairs after the buckets' pairs (buckets by hash; by key
+// range they went into their buckets' tables).
 __global__ void append_hot_kernel(const unsigned long long* hot_keys, const unsigned long long* hot_counts,
                                   unsigned long long* keys, unsigned long long* counts, table_state* state) {
+  if (state->range_mult != 0) return;
   const unsigned long long listed = state->hot < max_hot ? state->hot : max_hot;
   for (std::int64_t i = wb::global_thread_index(); i < static_cast<std::int64_t>(listed); i += wb::grid_thread_count()) {
     if (hot_counts[i] == 0) continue;
@@ -455,7 +471,7 @@ __global__ void append_hot_kernel(const unsigned long long* hot_keys, const unsi
 
 template <class Count, int MaxBucketBits>
 __global__ void __launch_bounds__(scatter_threads, MaxBucketBits <= wide_bucket_bits ? 2 : 1)
-    bucket_scatter_kernel(const std::int64_t* in, std::int64_t n, int bucket_bits, range_map by_range, std::int64_t capacity,
+    bucket_scatter_kernel(const std::int64_t* in, std::int64_t n, int bucket_bits, std::int64_t capacity,
                           unsigned long long* bucketed, unsigned long long* fill, ht::table_view<Count> spill,
                           const unsigned long long* hot_keys, unsigned long long* hot_counts, table_state* state) {
   // Dynamic shared memory (scatter_shared_bytes): the staged tile, then per bucket
@@ -481,6 +497,7 @@ __global__ void __launch_bounds__(scatter_threads, MaxBucketBits <= wide_bucket_
     spilled = 0;
   }
   const int hot = static_cast<int>(state->hot < max_hot ? state->hot : max_hot);
+  const range_map by_range = range_decided(state);  // mult 0: buckets by hash
   __syncthreads();
   for (int i = static_cast<int>(threadIdx.x); i < hot; i += scatter_threads) {  // distinct keys: CAS claims a slot
     const unsigned long long key = hot_keys[i];
@@ -489,17 +506,26 @@ __global__ void __launch_bounds__(scatter_threads, MaxBucketBits <= wide_bucket_
     hot_set_index[slot] = static_cast<unsigned short>(i);
   }
   __syncthreads();
-  for (std::int64_t tile = static_cast<std::int64_t>(blockIdx.x) * scatter_tile; tile < n;
-       tile += static_cast<std::int64_t>(gridDim.x) * scatter_tile) {
-    const int items = static_cast<int>(n - tile < scatter_tile ? n - tile : scatter_tile);
-    for (int b = static_cast<int>(threadIdx.x); b < buckets; b += scatter_threads) cursor[b] = 0;
-    __syncthreads();
-    unsigned long long h[scatter_items];
+  // Two latencies are hidden behind work that does not need their results: the next tile's
+  // loads are issued before this tile is written out (its keys are in shared memory by then,
+  // so their registers are free), and the atomics that reserve the buckets' places are in
+  // flight while the tile is staged (staging needs only the places inside the tile).
+  const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * scatter_tile;
+  unsigned long long h[scatter_items];
+  auto load_tile = [&](std::int64_t tile) {  // all loads first: 16 in flight per thread
+    const std::int64_t items = n - tile < scatter_tile ? n - tile : scatter_tile;
 #pragma unroll
-    for (int k = 0; k < scatter_items; ++k) {  // all loads first: 16 in flight per thread
+    for (int k = 0; k < scatter_items; ++k) {
       const int j = k * scatter_threads + static_cast<int>(threadIdx.x);
       h[k] = j < items ? ht::flip(__ldcs(reinterpret_cast<const long long*>(in) + tile + j)) : 0;
     }
+  };
+  if (static_cast<std::int64_t>(blockIdx.x) * scatter_tile < n) load_tile(static_cast<std::int64_t>(blockIdx.x) * scatter_tile);
+  constexpr int most_per_thread = ((1 << MaxBucketBits) + scatter_threads - 1) / scatter_threads;
+  for (std::int64_t tile = static_cast<std::int64_t>(blockIdx.x) * scatter_tile; tile < n; tile += stride) {
+    const int items = static_cast<int>(n - tile < scatter_tile ? n - tile : scatter_tile);
+    for (int b = static_cast<int>(threadIdx.x); b < buckets; b += scatter_threads) cursor[b] = 0;
+    __syncthreads();
     unsigned bucket[scatter_items];
 #pragma unroll
     for (int k = 0; k < scatter_items; ++k) {
@@ -538,26 +564,37 @@ __global__ void __launch_bounds__(scatter_threads, MaxBucketBits <= wide_bucket_
       if (b < buckets) mine += cursor[b];
     }
     unsigned tile_total = 0;
-    unsigned running = detail::block_exclusive_scan<scatter_threads>(mine, tile_total);
-    for (int q = 0; q < per_thread; ++q) {
+    const unsigned first = detail::block_exclusive_scan<scatter_threads>(mine, tile_total);
+    unsigned long long reserved[most_per_thread];  // where the tile's run of each of my buckets starts
+    unsigned counted[most_per_thread];
+    unsigned running = first;
+#pragma unroll
+    for (int q = 0; q < most_per_thread; ++q) {
       const int b = static_cast<int>(threadIdx.x) * per_thread + q;
-      if (b >= buckets) continue;
-      const unsigned c = cursor[b];
-      if (c > 0) {
-        const auto p = static_cast<std::int64_t>(atomicAdd(&fill[b], static_cast<unsigned long long>(c)));
-        const std::int64_t room = p < capacity ? capacity - p : 0;
-        fits_below[b] = running + static_cast<unsigned>(room < c ? room : c);
-        to_bucketed[b] = static_cast<long long>(b) * capacity + p - running;
-      }
-      cursor[b] = running;
-      running += c;
+      counted[q] = q < per_thread && b < buckets ? cursor[b] : 0u;
+      reserved[q] = counted[q] > 0 ? atomicAdd(&fill[b], static_cast<unsigned long long>(counted[q])) : 0;
+      if (counted[q] > 0) cursor[b] = running;  // (only my buckets: no other thread reads them before the barrier)
+      running += counted[q];
     }
     __syncthreads();
 #pragma unroll
     for (int k = 0; k < scatter_items; ++k) {
       if ((bucketed_keys >> k) & 1u) staged[atomicAdd(&cursor[bucket[k]], 1u)] = h[k];
     }
+    running = first;  // the reservations are back by now, or soon: staged[j] of bucket b goes to bucketed
+#pragma unroll
+    for (int q = 0; q < most_per_thread; ++q) {
+      const int b = static_cast<int>(threadIdx.x) * per_thread + q;
+      if (counted[q] > 0) {
+        const auto p = static_cast<std::int64_t>(reserved[q]);
+        const std::int64_t room = p < capacity ? capacity - p : 0;
+        fits_below[b] = running + static_cast<unsigned>(room < counted[q] ? room : counted[q]);
+        to_bucketed[b] = static_cast<long long>(b) * capacity + p - running;
+      }
+      running += counted[q];
+    }
     __syncthreads();
+    if (tile + stride < n) load_tile(tile + stride);
     const int staged_items = static_cast<int>(tile_total);  // the tile's keys less its hot ones
     unsigned spills = 0;  // bit k: this thread's key of round k spills
 #pragma unroll
@@ -599,13 +636,12 @@ __global__ void __launch_bounds__(scatter_threads, MaxBucketBits <= wide_bucket_
   if (threadIdx.x == 0 && spilled > 0) atomicAdd(&state->spilled, spilled);
 }
 
-// Buckets by key range: where bucket b's sorted pairs go (keys + b * room, counts + b *
-// room) and how many there are (used[b]); used == nullptr: buckets by hash.
-// The hot keys (counted by the scatter, in no bucket) go into their buckets' tables here.
+// Buckets by key range (if the device decided so): where bucket b's sorted pairs go (keys +
+// b * room, counts + b * room) and how many there are (used[b]). The hot keys (counted by
+// the scatter, in no bucket) go into their buckets' tables here.
 struct sorted_slices {
   unsigned long long* used = nullptr;
   std::int64_t room = 0;
-  range_map by_range{};
   unsigned buckets = 0;
   const unsigned long long* hot_keys = nullptr;  // hashes
   const unsigned long long* hot_counts = nullptr;
@@ -676,6 +712,7 @@ constexpr int slice_scan_threads = 1024;
 __global__ void __launch_bounds__(slice_scan_threads)
     slice_places_kernel(const unsigned long long* used, int buckets, unsigned long long* places, const table_state* state,
                         device_table<std::int64_t> out) {
+  if (state->range_mult == 0) return;  // buckets by hash: the pairs are sorted instead
   constexpr int per_thread = (1 << max_bucket_bits) / slice_scan_threads;
   unsigned long long mine[per_thread];
   unsigned long long sum = 0;
@@ -707,7 +744,8 @@ __global__ void __launch_bounds__(slice_scan_threads)
 // Block b copies slice b to its place in the table.
 __global__ void copy_slices_kernel(const unsigned long long* keys, const unsigned long long* counts, std::int64_t room,
                                    const unsigned long long* used, const unsigned long long* places,
-                                   device_table<std::int64_t> out) {
+                                   device_table<std::int64_t> out, const table_state* state) {
+  if (state->range_mult == 0) return;
   const std::int64_t from = static_cast<std::int64_t>(blockIdx.x) * room;
   const auto to = static_cast<std::int64_t>(places[blockIdx.x]);
   for (std::int64_t i = threadIdx.x; i < static_cast<std::int64_t>(used[blockIdx.x]); i += blockDim.x) {
@@ -767,11 +805,12 @@ __global__ void __launch_bounds__(table_threads)
     // table would make every later insert probe all its slots.
     if (__syncthreads_or(*static_cast<volatile int*>(&overflow)) != 0) break;
   }
-  if (slices.used != nullptr) {  // buckets by key range: the hot keys of this bucket's range, with their counts
+  const range_map by_range = range_decided(state);
+  if (by_range.mult != 0) {  // buckets by key range: the hot keys of this bucket's range, with their counts
     const unsigned long long listed = state->hot < max_hot ? state->hot : max_hot;
     for (unsigned i = threadIdx.x; i < listed; i += table_threads) {
       const unsigned long long h = slices.hot_keys[i];
-      if (slices.hot_counts[i] > 0 && range_bucket(ht::unmix(h), slices.by_range, slices.buckets) == blockIdx.x)
+      if (slices.hot_counts[i] > 0 && range_bucket(ht::unmix(h), by_range, slices.buckets) == blockIdx.x)
         add(h, static_cast<unsigned>(slices.hot_counts[i]));
     }
   }
@@ -780,7 +819,7 @@ __global__ void __launch_bounds__(table_threads)
     if (threadIdx.x == 0) state->overflow = 1;
     return;
   }
-  if (slices.used != nullptr) {  // buckets by key range: the bucket's pairs, sorted, are its slice
+  if (by_range.mult != 0) {  // buckets by key range: the bucket's pairs, sorted, are its slice
     if (threadIdx.x == 0) {
       if (sentinel > 0) atomicAdd(&state->sentinel_count, sentinel);
       if (used > 0) atomicAdd(&state->distinct, static_cast<unsigned long long>(used));
@@ -1066,18 +1105,20 @@ struct two_level_plan {
 
 // Two-level for N below 2^32 (the tables' counts are 32-bit) and `planned` keys that 4096
 // buckets hold at 9/16 of their slots (a bucket refuses keys past 3/4): as few buckets as
-// hold them so, but at least one per 2^16 items (up to 1024), so that the bucket tables fill
-// the GPU and an estimate that is low (zipf-like keys: the sample barely sees the tail)
-// still finds room (on an H100, 2^26 keys over 2^20 values: 1.48 ms with 512 buckets and
-// with 1024; zipf-like over 2^24 values: 1024 buckets 1.69 ms, 512 filled). The spill table
+// hold them so, but at least one per 2^14 items (up to 256) where keys spread evenly, so that
+// the bucket tables fill the GPU (256 blocks: an H100 runs 264 at once), and one per 2^16
+// (up to 1024) for skewed keys, so that an estimate that is low (zipf-like keys: the sample
+// barely sees the tail) still finds room (zipf-like over 2^24 values: 1024 buckets 1.69 ms,
+// 512 filled). Fewer buckets make the scatter's runs longer: on an H100, 2^26 keys over 2^14
+// values took 0.94 ms with 256 buckets (scatter 0.54 ms) and 1.08 ms with 512 (0.65 ms). The spill table
 // (the keys of buckets that a hot key filled) holds N/16 keys, up to 2^19, half full.
 two_level_plan plan_two_level(std::int64_t n, double planned, double seen = 0, bool skewed = true) {
   two_level_plan p;
   if (n <= 0 || n > max_narrow_count || planned > static_cast<double>(bucket_most_keys << max_bucket_bits))
     return p;
   p.use = true;
-  const int least_bits = skewed ? 10 : 9;       // at least 1024 buckets (skewed keys) or 512,
-  const int items_bits = skewed ? 16 : 17;       // one per 2^16 (or 2^17) items
+  const int least_bits = skewed ? 10 : 8;       // at least 1024 buckets (skewed keys) or 256,
+  const int items_bits = skewed ? 16 : 14;       // one per 2^16 (or 2^14) items
   while (p.bucket_bits < least_bits && (std::int64_t{1} << (p.bucket_bits + items_bits)) < n) ++p.bucket_bits;
   while (p.bucket_bits < max_bucket_bits && static_cast<double>(bucket_planned_keys << p.bucket_bits) < planned)
     ++p.bucket_bits;
@@ -1139,13 +1180,12 @@ two_level_layout place_two_level(arena& a, const two_level_plan& p) {
 }
 
 // Buckets by key range for the two-level count, where the sample says they get about as many
-// items each: no bucket more than 6 standard deviations (and 8 items) above the average of
-// the sampled items a bucket, hot keys' items left out (the scatter counts those). A skewed
-// input (zipf-like keys: most of them in the first buckets) gets buckets by hash, which
-// spread any keys evenly. COUNTING_STAGE7_RANGE=0 turns key ranges off (for the
-// measurements in the README). Returns mult == 0 for buckets by hash.
-range_map choose_range(const estimate_result& e, unsigned hot_from, int bucket_bits, unsigned long long* scratch,
-                       table_state* state) {
+// items each (decided on the device: range_most_kernel). A skewed input (zipf-like keys: most
+// of them in the first buckets) gets buckets by hash, which spread any keys evenly. Returns
+// the map to check, or mult == 0 where there is none to check (no sample, fewer values than
+// buckets, or COUNTING_STAGE7_RANGE=0, which turns key ranges off for the measurements in the
+// README).
+range_map range_candidate(const estimate_result& e, int bucket_bits) {
   const char* off = std::getenv("COUNTING_STAGE7_RANGE");
   if (e.sample_table.capacity == 0 || e.seen < 2 || (off != nullptr && std::string(off) == "0")) return {};
   const auto buckets = static_cast<unsigned long long>(1) << bucket_bits;
@@ -1155,14 +1195,6 @@ range_map choose_range(const estimate_result& e, unsigned hot_from, int bucket_b
   m.min = e.min;
   m.mult = span == ~0ull ? buckets
                          : static_cast<unsigned long long>((static_cast<unsigned __int128>(buckets) << 64) / (span + 1));
-  WB_CHECK(cudaMemsetAsync(scratch, 0, buckets * sizeof(unsigned long long)));
-  wb::launch({range_check_blocks, range_check_threads}, range_check_kernel, e.sample_table, hot_from, m,
-             static_cast<unsigned>(buckets), scratch);
-  wb::launch({1, range_check_threads}, range_most_kernel, static_cast<const unsigned long long*>(scratch),
-             static_cast<unsigned>(buckets), state);
-  const table_state st = read_state(state);
-  const double average = static_cast<double>(st.range_total) / static_cast<double>(buckets);
-  if (static_cast<double>(st.range_most) > average + 6 * std::sqrt(average) + 8) return {};
   return m;
 }
 
@@ -1177,12 +1209,13 @@ unsigned hot_threshold(std::int64_t n, const estimate_result& e) {
   return static_cast<unsigned>(std::ceil(std::max(4.0, 8.0 * samples / static_cast<double>(e.seen))));
 }
 
-// Steps 1a, 1b and the spill table's pairs; returns the state read back from the device.
-// hot_from: the sample's table, whose keys seen `threshold` times or more are hot (0: none).
-// by_range.mult != 0: buckets by key range, and the table is written to `out` here (unless
-// the state says overflow or spilled: then the sort counts).
+// Steps 1a, 1b and the spill table's pairs; returns the state read back from the device, the
+// one wait for it. hot_from: the sample's table, whose keys seen `threshold` times or more are
+// hot (0: none). candidate.mult != 0: buckets by key range if the device's check accepts them
+// (state.range_mult != 0), and then the table is written to `out` here (unless the state says
+// overflow or spilled: then the sort counts).
 table_state run_two_level(const std::int64_t* in, std::int64_t n, const two_level_layout& l, const two_level_plan& p,
-                          ht::table_view<unsigned> hot_from, unsigned threshold, range_map by_range,
+                          ht::table_view<unsigned> hot_from, unsigned threshold, range_map candidate,
                           device_table<std::int64_t> out, table_state* state, phase_clock& clock) {
   const int buckets = 1 << p.bucket_bits;
   const ht::table_view<unsigned> spill{l.spill_keys, l.spill_counts, static_cast<unsigned long long>(p.spill_capacity)};
@@ -1192,6 +1225,14 @@ table_state run_two_level(const std::int64_t* in, std::int64_t n, const two_leve
     wb::launch({grid_for(static_cast<std::int64_t>(hot_from.capacity)), block}, collect_hot_kernel, hot_from, threshold,
                l.hot_keys, l.hot_counts, state);
   clock.mark("clear");
+  if (candidate.mult != 0) {  // (after the clear, which zeroes the state: by hash unless the check says so)
+    WB_CHECK(cudaMemsetAsync(l.slice_used, 0, static_cast<std::size_t>(buckets) * sizeof(unsigned long long)));
+    wb::launch({range_check_blocks, range_check_threads}, range_check_kernel, hot_from, threshold, candidate,
+               static_cast<unsigned>(buckets), l.slice_used);
+    wb::launch({1, range_check_threads}, range_most_kernel, static_cast<const unsigned long long*>(l.slice_used),
+               static_cast<unsigned>(buckets), candidate, state);
+  }
+  clock.mark("range_check");
   const std::int64_t tiles = wb::ceil_div(n, static_cast<std::int64_t>(scatter_tile));
   // More than 1024 buckets: the scatter's per-bucket arrays (64 KB) leave room for one block an SM.
   const bool wide = p.bucket_bits <= wide_bucket_bits;
@@ -1199,7 +1240,7 @@ table_state run_two_level(const std::int64_t* in, std::int64_t n, const two_leve
   wb::launch({static_cast<unsigned>(tiles < resident ? tiles : resident), scatter_threads,
               scatter_shared_bytes(wide ? wide_bucket_bits : max_bucket_bits)},
              wide ? bucket_scatter_kernel<unsigned, wide_bucket_bits> : bucket_scatter_kernel<unsigned, max_bucket_bits>,
-             in, n, p.bucket_bits, by_range, p.capacity, l.bucketed, l.fill, spill, static_cast<const unsigned long long*>(l.hot_keys),
+             in, n, p.bucket_bits, p.capacity, l.bucketed, l.fill, spill, static_cast<const unsigned long long*>(l.hot_keys),
              l.hot_counts, state);
   clock.mark("scatter");
   const std::size_t table_shared = bucket_slots * (sizeof(unsigned long long) + sizeof(unsigned));
@@ -1212,25 +1253,25 @@ table_state run_two_level(const std::int64_t* in, std::int64_t n, const two_leve
   wb::launch({static_cast<unsigned>(buckets), table_threads, table_shared}, table_kernel,
              static_cast<const unsigned long long*>(l.bucketed), p.capacity,
              static_cast<const unsigned long long*>(l.fill), l.pair_keys, l.pair_counts,
-             by_range.mult != 0 ? sorted_slices{l.slice_used, p.room, by_range, static_cast<unsigned>(buckets), l.hot_keys,
+             candidate.mult != 0 ? sorted_slices{l.slice_used, p.room, static_cast<unsigned>(buckets), l.hot_keys,
                                                  l.hot_counts}
                                  : sorted_slices{},
              state);
-  if (by_range.mult != 0) {
+  if (candidate.mult != 0) {  // (they return at once where the check chose buckets by hash)
     wb::launch({1, slice_scan_threads}, slice_places_kernel, static_cast<const unsigned long long*>(l.slice_used),
                buckets, l.slice_places, static_cast<const table_state*>(state), out);
     wb::launch({static_cast<unsigned>(buckets), block}, copy_slices_kernel,
                static_cast<const unsigned long long*>(l.pair_keys), static_cast<const unsigned long long*>(l.pair_counts),
                p.room, static_cast<const unsigned long long*>(l.slice_used),
-               static_cast<const unsigned long long*>(l.slice_places), out);
+               static_cast<const unsigned long long*>(l.slice_places), out, static_cast<const table_state*>(state));
   }
-  if (threshold > 0 && by_range.mult == 0)  // (by key range they went into their buckets' tables)
+  if (threshold > 0)  // (it returns at once by key range: they went into their buckets' tables)
     wb::launch({grid_for(max_hot), block}, append_hot_kernel, static_cast<const unsigned long long*>(l.hot_keys),
                static_cast<const unsigned long long*>(l.hot_counts), l.pair_keys, l.pair_counts, state);
   clock.mark("bucket_tables");
   table_state host = read_state(state);
   clock.mark("readback");
-  if (by_range.mult != 0 && host.spilled > 0) host.overflow = 1;  // spilled pairs would need a merge: sort instead
+  if (host.range_mult != 0 && host.spilled > 0) host.overflow = 1;  // spilled pairs would need a merge: sort instead
   if (host.overflow == 0 && host.spilled > 0) {  // the spill table's pairs go after the buckets'
     wb::launch({grid_for(p.spill_capacity), block}, compact_kernel<unsigned>, spill, l.pair_keys, l.pair_counts,
                state);
@@ -1364,13 +1405,13 @@ void count_hash_table(const std::int64_t* in, std::int64_t n, device_table<std::
       p = plan_two_level(n, static_cast<double>(std::min(n, bucket_most_keys << max_bucket_bits)), static_cast<double>(e.seen));
     if (p.use) {
       const two_level_layout l = place_two_level(a, p);
-      const range_map by_range = choose_range(e, hot_sample_count, p.bucket_bits, l.slice_used, state);
-      clock.mark("range_check");
-      st = run_two_level(in, n, l, p, e.sample_table, hot_sample_count, by_range, out, state, clock);
+      st = run_two_level(in, n, l, p, e.sample_table, hot_sample_count, range_candidate(e, p.bucket_bits), out, state,
+                         clock);
+      const bool by_range = st.range_mult != 0;
       what = "two-level, " + std::to_string(1 << p.bucket_bits) + " buckets";
-      if (by_range.mult != 0) what += " by key range";
+      if (by_range) what += " by key range";
       if (st.hot > 0) what += ", " + std::to_string(std::min<unsigned long long>(st.hot, max_hot)) + " hot keys";
-      if (st.overflow == 0 && by_range.mult != 0) {
+      if (st.overflow == 0 && by_range) {
         counted = true;  // the slices are the table
       } else if (st.overflow == 0) {
         detail::write_distinct_table(l.pair_keys, l.pair_counts, static_cast<std::int64_t>(st.distinct),
