@@ -104,6 +104,7 @@ __global__ void sample_insert_kernel(const std::int64_t* in, std::int64_t n, ht:
 }
 
 // Frequencies of frequencies: how many keys the sample saw at all, once, twice.
+constexpr unsigned frequencies_blocks = 32;
 __global__ void sample_frequencies_kernel(ht::table_view<unsigned> t, table_state* state) {
   unsigned long long seen = 0, once = 0, twice = 0, smallest = ~0ull, largest = 0, most = 0;
   for (std::int64_t i = wb::global_thread_index(); i < static_cast<std::int64_t>(t.capacity);
@@ -197,8 +198,15 @@ __global__ void __launch_bounds__(range_check_threads)
     mine = sampled[b] > mine ? sampled[b] : mine;
     sum += sampled[b];
   }
-  atomicMax(&most, mine);
-  atomicAdd(&total, sum);
+  for (int d = 16; d > 0; d >>= 1) {  // each warp first, so that 32 lanes do not queue on one shared word
+    const unsigned long long m = __shfl_xor_sync(0xffffffffu, mine, d);
+    mine = m > mine ? m : mine;
+    sum += __shfl_xor_sync(0xffffffffu, sum, d);
+  }
+  if ((threadIdx.x & 31) == 0) {
+    atomicMax(&most, mine);
+    atomicAdd(&total, sum);
+  }
   __syncthreads();
   if (threadIdx.x == 0) {
     state->range_most = most;
@@ -907,7 +915,9 @@ estimate_result estimate_distinct(const std::int64_t* in, std::int64_t n, table_
                                    static_cast<unsigned long long>(slots)};
   wb::launch({grid_for(slots), block}, clear_table_kernel<unsigned>, t, state);
   wb::launch({grid_for(sample::sample_size(n)), block}, sample_insert_kernel, in, n, t);
-  wb::launch({grid_for(slots), block}, sample_frequencies_kernel, t, state);
+  // (few blocks: each warp adds its sums to the state with six global atomics, and many
+  // warps queueing on six words cost more than the few slots each thread reads)
+  wb::launch({frequencies_blocks, block}, sample_frequencies_kernel, t, state);
   const table_state st = read_state(state);
   estimate_result r;
   r.seen = static_cast<std::int64_t>(st.sample_seen);
