@@ -798,20 +798,33 @@ __global__ void __launch_bounds__(table_threads)
         atomicExch(&overflow, 1);
     }
   };
-  constexpr int tile = table_threads * tile_items;
-  for (std::int64_t start = 0; start < items; start += tile) {
-    unsigned long long h[tile_items];
+  // Half a tile at a time, two halves in registers: the next half's loads are in flight while
+  // this half is added (the adds wait on shared memory, the loads on DRAM; one hides the other).
+  constexpr int half = tile_items / 2;
+  constexpr int step = table_threads * half;
+  unsigned long long next[half];
+  auto load_half = [&](std::int64_t start) {
     unsigned valid = 0;
 #pragma unroll
-    for (int k = 0; k < tile_items; ++k) {
+    for (int k = 0; k < half; ++k) {
       const std::int64_t j = start + k * table_threads + static_cast<int>(threadIdx.x);
-      h[k] = j < items ? bucket[j] : 0;
+      next[k] = j < items ? bucket[j] : 0;
       if (j < items) valid |= 1u << k;
     }
+    return valid;
+  };
+  unsigned next_valid = load_half(0);
+  for (std::int64_t start = 0; start < items; start += step) {
+    unsigned long long h[half];
+#pragma unroll
+    for (int k = 0; k < half; ++k) h[k] = next[k];
+    const unsigned valid = next_valid;
+    if (start + step < items) next_valid = load_half(start + step);
     add_keys<aggregate>(h, valid, add);
     // Another thread's overflow ends the count (the sort counts again); without this a full
-    // table would make every later insert probe all its slots.
-    if (__syncthreads_or(*static_cast<volatile int*>(&overflow)) != 0) break;
+    // table would make every later insert probe all its slots. Whole warps stop (add_keys
+    // votes across the warp), each on its own: no barrier per step.
+    if (__any_sync(0xffffffffu, *static_cast<volatile int*>(&overflow) != 0)) break;
   }
   const range_map by_range = range_decided(state);
   if (by_range.mult != 0) {  // buckets by key range: the hot keys of this bucket's range, with their counts
