@@ -10,7 +10,7 @@
 //      hash table in its own SHARED memory (PMPP §9.4's privatisation, as stage 6 does for
 //      256 bins) and adds its table into one global table at the end (forced with more keys
 //      than a table holds: 2-8 partitions, each a further read of the input);
-//   2. two-level (D up to ~19 million): bucket_scatter writes every key to one of 512 to
+//   2. two-level (D up to ~19 million): bucket_scatter writes every key to one of 256 to
 //      4096 buckets (a counting-sort pass, PMPP ch. 13), then one block per bucket counts it
 //      in a shared-memory table. Buckets are ranges of KEYS where the sample shows the keys
 //      spread evenly over their range: each block then sorts its bucket's few thousand pairs
