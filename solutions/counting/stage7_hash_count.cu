@@ -67,8 +67,6 @@ struct table_state {
   unsigned long long hot;             // two-level: hot keys listed (may pass max_hot: the first max_hot count)
   unsigned long long sample_min = ~0ull;  // the sample's smallest and largest (flipped) keys
   unsigned long long sample_max;
-  unsigned long long range_most;      // the most sampled items (of keys not hot) in one key-range bucket
-  unsigned long long range_total;     // and in all of them
   unsigned long long range_min;       // the buckets by key range, as the device decided them
   unsigned long long range_mult;      // (0: buckets by hash; see range_most_kernel)
   unsigned long long sample_most;     // the most times the sample saw one key
@@ -165,7 +163,7 @@ __host__ __device__ __forceinline__ unsigned range_bucket(unsigned long long u, 
 // The sampled items per range bucket, from the sample's table, less those of hot keys (seen
 // `hot_from` times or more, 0: none; the scatter counts them, they fill no bucket): `sampled`
 // (zero before) gets every block's counts, then one block finds the most in one bucket and
-// the total (state->range_most, range_total) and decides: buckets by key range (the map in
+// the total, and decides: buckets by key range (the map in
 // state->range_min, range_mult) where no bucket has more than the average plus 6 standard
 // deviations (and 8 items), else by hash (range_mult 0). The decision stays on the device:
 // the kernels after it read it there, so the host waits for nothing before the scatter.
@@ -209,8 +207,6 @@ __global__ void __launch_bounds__(range_check_threads)
   }
   __syncthreads();
   if (threadIdx.x == 0) {
-    state->range_most = most;
-    state->range_total = total;
     const double average = static_cast<double>(total) / static_cast<double>(buckets);
     const bool even = static_cast<double>(most) <= average + 6 * sqrt(average) + 8;
     state->range_min = candidate.min;
@@ -405,8 +401,7 @@ constexpr int max_bucket_bits = 12;                                // at most 40
 constexpr int wide_bucket_bits = 10;  // up to 1024 buckets the scatter's arrays let 2 blocks share an SM
 constexpr int bucket_slots = 8192;                                 // 64 KB of keys, 32 KB of counts
 constexpr unsigned bucket_max_keys = bucket_slots * 3 / 4;         // more distinct keys: overflow
-constexpr std::int64_t bucket_planned_keys = bucket_slots * 9 / 16;  // buckets are planned and used up to 9/16
-constexpr std::int64_t bucket_most_keys = bucket_slots * 9 / 16;     // full (3/4 of their limit)
+constexpr std::int64_t bucket_planned_keys = bucket_slots * 9 / 16;  // buckets are planned up to 9/16 (3/4 of their limit)
 constexpr std::int64_t min_spill_keys = std::int64_t{1} << 19;       // the spill table holds N/16 keys, up to 2^19
 constexpr int table_threads = 512;
 
@@ -655,6 +650,19 @@ struct sorted_slices {
   const unsigned long long* hot_counts = nullptr;
 };
 
+// The place of this lane's item among those its warp claims at once from `counter` (a
+// shared word): lane 0 adds the warp's claims with one atomic, each claiming lane takes the
+// next place after the claiming lanes below it. Every lane of the warp calls it; the result
+// means something only where `claims`.
+__device__ __forceinline__ unsigned warp_claim(bool claims, unsigned* counter) {
+  const int lane = static_cast<int>(threadIdx.x) & 31;
+  const unsigned ballot = __ballot_sync(0xffffffffu, claims);
+  unsigned base = 0;
+  if (lane == 0 && ballot != 0) base = atomicAdd(counter, static_cast<unsigned>(__popc(ballot)));
+  base = __shfl_sync(0xffffffffu, base, 0);
+  return base + static_cast<unsigned>(__popc(ballot & ((1u << lane) - 1u)));
+}
+
 // A bucket table's pairs in key order: the occupied slots become (flipped key, count) pairs
 // packed at the front of the table (every thread reads its slots before any writes), padded
 // with the largest key (~0: INT64_MAX is never in a table) to a power of two, and a bitonic
@@ -663,7 +671,6 @@ struct sorted_slices {
 __device__ void write_sorted_slice(unsigned long long* table_keys, unsigned* table_counts, unsigned used,
                                    unsigned* packed, unsigned long long* keys, unsigned long long* counts) {
   constexpr int per_thread = bucket_slots / table_threads;
-  const int lane = static_cast<int>(threadIdx.x) & 31;
   unsigned long long key[per_thread];
   unsigned count[per_thread];
 #pragma unroll
@@ -677,12 +684,8 @@ __device__ void write_sorted_slice(unsigned long long* table_keys, unsigned* tab
 #pragma unroll
   for (int q = 0; q < per_thread; ++q) {
     const bool occupied = key[q] != ~0ull;
-    const unsigned ballot = __ballot_sync(0xffffffffu, occupied);
-    unsigned base = 0;
-    if (lane == 0 && ballot != 0) base = atomicAdd(packed, static_cast<unsigned>(__popc(ballot)));
-    base = __shfl_sync(0xffffffffu, base, 0);
+    const unsigned at = warp_claim(occupied, packed);
     if (occupied) {
-      const unsigned at = base + static_cast<unsigned>(__popc(ballot & ((1u << lane) - 1u)));
       table_keys[at] = key[q];
       table_counts[at] = count[q];
     }
@@ -777,8 +780,6 @@ __global__ void __launch_bounds__(table_threads)
   __shared__ unsigned used, written;
   __shared__ int overflow;
   __shared__ unsigned long long sentinel, base;
-  const int lane = static_cast<int>(threadIdx.x) & 31;
-  const unsigned lanes_below = (1u << lane) - 1u;
   ht::shared_clear_hashed<bucket_slots>(table_keys, table_counts);
   if (threadIdx.x == 0) {
     used = 0;
@@ -859,13 +860,10 @@ __global__ void __launch_bounds__(table_threads)
     const int s = s0 + static_cast<int>(threadIdx.x);
     const unsigned long long h = table_keys[s];
     const bool occupied = h != ht::hashed_empty_key;
-    const unsigned ballot = __ballot_sync(0xffffffffu, occupied);
-    unsigned warp_base = 0;
-    if (lane == 0 && ballot != 0) warp_base = atomicAdd(&written, static_cast<unsigned>(__popc(ballot)));
-    warp_base = __shfl_sync(0xffffffffu, warp_base, 0);
+    const unsigned in_block = warp_claim(occupied, &written);
     if (occupied) {
       const unsigned long long u = ht::unmix(h);
-      const unsigned long long at = base + warp_base + static_cast<unsigned>(__popc(ballot & lanes_below));
+      const unsigned long long at = base + in_block;
       keys[at] = u;
       counts[at] = table_counts[s];
     }
@@ -1137,7 +1135,7 @@ struct two_level_plan {
 // (the keys of buckets that a hot key filled) holds N/16 keys, up to 2^19, half full.
 two_level_plan plan_two_level(std::int64_t n, double planned, double seen = 0, bool skewed = true) {
   two_level_plan p;
-  if (n <= 0 || n > max_narrow_count || planned > static_cast<double>(bucket_most_keys << max_bucket_bits))
+  if (n <= 0 || n > max_narrow_count || planned > static_cast<double>(bucket_planned_keys << max_bucket_bits))
     return p;
   p.use = true;
   const int least_bits = skewed ? 10 : 8;       // at least 1024 buckets (skewed keys) or 256,
@@ -1326,7 +1324,7 @@ sizes path_bytes(std::int64_t n) {
   {
     arena a(nullptr);
     // the most buckets, each with the most room
-    const two_level_plan p = plan_two_level(n, static_cast<double>(std::min(n, bucket_most_keys << max_bucket_bits)), 1);
+    const two_level_plan p = plan_two_level(n, static_cast<double>(std::min(n, bucket_planned_keys << max_bucket_bits)), 1);
     if (p.use) place_two_level(a, p);
     s.two_level = a.used();
   }
@@ -1391,17 +1389,19 @@ void count_hash_table(const std::int64_t* in, std::int64_t n, device_table<std::
     front.take<unsigned>(sample_slots(n));
   }
   const shared_shape shape = shared_tables_shape();
-  const int partition_bits = std::min(partition_bits_for(shape, planned), max_partition_bits);
+  const int needed_partition_bits = partition_bits_for(shape, planned);  // (max_partition_bits + 1: none hold them)
+  const int partition_bits = std::min(needed_partition_bits, max_partition_bits);
   // Skewed keys (the sample saw some key as often as a hot one; or no sample): the estimate is
   // likely low, and the two-level count takes more buckets.
   const unsigned hot_sample_count = hot_threshold(n, e);
   const bool skewed = e.sample_table.capacity == 0 || (hot_sample_count > 0 && e.most >= hot_sample_count);
+  two_level_plan two_level = plan_two_level(n, expected, static_cast<double>(e.seen), skewed);
   if (forced == path::automatic) {
     if (n == 0 || n > max_narrow_count) {
       chosen = path::sort;
-    } else if (partition_bits_for(shape, planned) <= auto_partition_bits()) {
+    } else if (needed_partition_bits <= auto_partition_bits()) {
       chosen = path::shared_tables;
-    } else if (plan_two_level(n, expected, static_cast<double>(e.seen), skewed).use) {
+    } else if (two_level.use) {
       chosen = path::two_level;
     } else {
       chosen = path::sort;
@@ -1423,15 +1423,14 @@ void count_hash_table(const std::int64_t* in, std::int64_t n, device_table<std::
       counted = true;
     }
   } else if (chosen == path::two_level) {
-    two_level_plan p = plan_two_level(n, expected, static_cast<double>(e.seen), skewed);
-    if (!p.use)  // forced
-      p = plan_two_level(n, static_cast<double>(std::min(n, bucket_most_keys << max_bucket_bits)), static_cast<double>(e.seen));
-    if (p.use) {
-      const two_level_layout l = place_two_level(a, p);
-      st = run_two_level(in, n, l, p, e.sample_table, hot_sample_count, range_candidate(e, p.bucket_bits), out, state,
-                         clock);
+    if (!two_level.use)  // forced
+      two_level = plan_two_level(n, static_cast<double>(std::min(n, bucket_planned_keys << max_bucket_bits)), static_cast<double>(e.seen));
+    if (two_level.use) {
+      const two_level_layout l = place_two_level(a, two_level);
+      st = run_two_level(in, n, l, two_level, e.sample_table, hot_sample_count, range_candidate(e, two_level.bucket_bits),
+                         out, state, clock);
       const bool by_range = st.range_mult != 0;
-      what = "two-level, " + std::to_string(1 << p.bucket_bits) + " buckets";
+      what = "two-level, " + std::to_string(1 << two_level.bucket_bits) + " buckets";
       if (by_range) what += " by key range";
       if (st.hot > 0) what += ", " + std::to_string(std::min<unsigned long long>(st.hot, max_hot)) + " hot keys";
       if (st.overflow == 0 && by_range) {
