@@ -10,7 +10,6 @@
 set -uo pipefail
 exe=${1:?usage: benchmarks.sh <counting executable> <output folder>}
 out=${2:?usage: benchmarks.sh <counting executable> <output folder>}
-mkdir -p "$out"
 source "$(dirname "$0")/../../common/scripts/bench_lib.sh"
 bench_init counting "$exe" "$out" --targets
 bench_run int8_1e9                                           # every stage, 10^9 int8 in device memory

@@ -10,7 +10,6 @@ set -uo pipefail
 exe=${1:?usage: benchmarks.sh SORT_EXE OUT_DIR}
 out=${2:?usage: benchmarks.sh SORT_EXE OUT_DIR}
 here=$(cd "$(dirname "$0")" && pwd)
-mkdir -p "$out/bits"
 source "$(dirname "$0")/../../common/scripts/bench_lib.sh"
 bench_init sort "$exe" "$out"
 # The progression tables: 2^28 uint32 keys (the default) and 2^26 key-value pairs.

@@ -54,11 +54,7 @@ class device_buffer {
     if (host.size() != size_) throw std::invalid_argument("device_buffer::copy_to: size mismatch");
     if (size_ > 0) WB_CHECK(cudaMemcpy(host.data(), data_, bytes(), cudaMemcpyDeviceToHost));
   }
-  std::vector<T> to_host() const {
-    std::vector<T> host(size_);
-    copy_to(host);
-    return host;
-  }
+  std::vector<T> to_host() const { return to_host(size_); }
   // The first `count` elements only: where a kernel wrote a prefix (a run-length encoding's
   // runs), copying the rest would read memory nothing wrote (compute-sanitizer's initcheck).
   std::vector<T> to_host(std::size_t count) const {
