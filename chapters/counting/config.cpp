@@ -16,8 +16,9 @@ void validate(const config& cfg) {
   if (cfg.blocks_per_sm < 0 || cfg.blocks_per_sm > 32)
     fail("blocks_per_sm must be 0 (as many as fit) to 32 (got " + std::to_string(cfg.blocks_per_sm) + ")");
   if (cfg.blocks < 0) fail("blocks must be >= 0 (0: one wave), got " + std::to_string(cfg.blocks));
-  if (cfg.variant < 0 || cfg.variant > 4)
-    fail("variant must be 0 to 4 (stage 6: 0 to 3) (got " + std::to_string(cfg.variant) + ")");
+  if (cfg.counter_layout < 0 || cfg.counter_layout > 3)
+    fail("counter_layout must be 0 to 3 (got " + std::to_string(cfg.counter_layout) + ")");
+  if (cfg.variant < 0 || cfg.variant > 4) fail("variant must be 0 to 4 (got " + std::to_string(cfg.variant) + ")");
   if (cfg.expected_distinct < 0)
     fail("expected_distinct must be >= 0 (0: unknown), got " + std::to_string(cfg.expected_distinct));
   if (cfg.dp_chunk < 1 || cfg.dp_chunk > (std::int64_t{1} << 20))

@@ -1,5 +1,5 @@
 // The distribution counting chapter's interface: what every stage computes, the types it
-// computes them with, and (in counting_api.hpp) the stage functions of both tracks.
+// computes them with, and (in track_interface.inl) the stage functions of both tracks.
 //
 // The problem (the DCA article, seeds/001, "Background"): given N items, how often does each
 // value occur? The answer is the frequency table, one (value, count) pair per distinct value.
@@ -35,6 +35,9 @@
 #include <vector>
 
 #include "wb/runtime.hpp"  // cudaStream_t in stage 6's accumulate
+#include "wb/stage.hpp"
+#include "wb/track.hpp"
+#include "wb/workspace.hpp"
 
 namespace counting {
 
@@ -71,19 +74,18 @@ constexpr std::int64_t table_capacity(std::int64_t n) {
   }
 }
 
-// Scratch device memory a stage may use (size from the stage's *_workspace_bytes function).
-// Its contents on entry are undefined: a stage initialises what it reads.
-struct workspace {
-  void* data = nullptr;
-  std::size_t bytes = 0;
-};
+// Scratch device memory a stage may use (size from the stage's *_workspace_bytes function):
+// wb::workspace, {data, bytes}. Its contents on entry are undefined: a stage initialises what
+// it reads.
+using workspace = wb::workspace;
 
 // Tuning knobs. The defaults are what the benchmark uses; the checks vary them.
 struct config {
   int block = 256;                         // threads per block (stages 3, 4, 5)
   int blocks_per_sm = 0;                   // stage 6: resident blocks per SM; 0 = as many as fit
   int blocks = 0;                          // stage 6: grid size; 0 = one full wave (persistent)
-  int variant = 0;                         // stage 6: counter layout; stage 7: path (see counting_api.hpp)
+  int counter_layout = 0;                  // stage 6: 0 16-bit atomics, 1 16-bit plain, 2 8-bit plain, 3 per-warp
+  int variant = 0;                         // stage 7: its path (see track_interface.inl)
   std::int64_t expected_distinct = 0;      // stage 7: distinct keys to plan for instead of its own estimate; 0: estimate
   std::int64_t dp_chunk = 4096;            // stage 4: items per chunk (one parent block each)
   std::int64_t chunk_items = std::int64_t{1} << 24;  // stage 8: items per transfer
@@ -100,9 +102,7 @@ std::string take_stage_note();
 
 // Thrown by a stage that cannot run on this backend or at this size; the executable prints
 // the message in the stage's row instead of a time, the checks skip it.
-struct stage_refused : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
+using stage_refused = wb::stage_refused;
 
 // The N above which the quadratic stages refuse to run (stage 0 and 1 on the host, 3 on the
 // device): the article's algorithm does about N*(N+k)/2 comparisons (D1).
@@ -124,15 +124,15 @@ double quadratic_comparisons(double n, double k);
 // The stage functions, declared once per track: the build compiles solutions/counting/ with
 // WB_TRACK=solution and exercises/counting/ with WB_TRACK=exercise, so the two sets of
 // definitions live in counting::solution and counting::exercise, and the executable links both
-// (--track, --compare). counting_api.hpp is the list; it is included once in each namespace.
+// (--track, --compare). track_interface.inl is the list; it is included once in each namespace.
 namespace counting {
-enum class track_id { solution, exercise };
+using track_id = wb::track;
 }
 namespace counting::solution {
 inline constexpr track_id id = track_id::solution;
-#include "counting_api.hpp"
-}
+#include "track_interface.inl"
+}  // namespace counting::solution
 namespace counting::exercise {
 inline constexpr track_id id = track_id::exercise;
-#include "counting_api.hpp"
-}
+#include "track_interface.inl"
+}  // namespace counting::exercise

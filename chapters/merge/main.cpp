@@ -25,7 +25,7 @@
 #include "wb/mismatch.hpp"
 #include "wb/workspace.hpp"
 
-#include "baseline.hpp"
+#include "baseline_cub.hpp"
 #include "data.hpp"
 #include "merge.hpp"
 #include "stages.hpp"

@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "defective.hpp"
-#include "test_common.hpp"
+#include "defective_variants.hpp"
+#include "test_support.hpp"
 #include "wb/device_buffer.hpp"
 #include "wb/timing.hpp"
 
@@ -141,7 +141,7 @@ TEST_SUITE("counting/4 dynamic parallelism") {
     CHECK_MESSAGE(count.to_host()[0] == expected, "expected count " << expected << ", got " << count.to_host()[0]);
   }
 
-  // Chunk tables of `data` as stage 4's parent and children leave them (see test_stages.cpp).
+  // Chunk tables of `data` as stage 4's parent and children leave them (see test_checks.cpp).
   struct chunk_tables {
     std::vector<i8> value;
     std::vector<u64> count;

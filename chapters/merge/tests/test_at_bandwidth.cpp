@@ -1,8 +1,8 @@
 // Stage 6: the kernel at bandwidth; GPU-only checks: m + n > 2^31, agreement with CUB.
 #include <cstring>
 
-#include "baseline.hpp"
-#include "helpers.hpp"
+#include "baseline_cub.hpp"
+#include "test_support.hpp"
 
 using namespace merge;
 using namespace merge::testing;

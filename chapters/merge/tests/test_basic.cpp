@@ -1,6 +1,6 @@
 // Stage 2: the basic kernel; M4 and M12 (output ranges), M3 on the kernel.
-#include "defective.hpp"
-#include "helpers.hpp"
+#include "defective_variants.hpp"
+#include "test_support.hpp"
 
 using namespace merge;
 using namespace merge::testing;
@@ -91,7 +91,7 @@ TEST_SUITE("merge/2 basic") {
 
   TEST_CASE("M3: the basic kernel with the strict co-rank is unstable on duplicates") {
     if (!defective_kernels_run) {
-      MESSAGE("defective kernels run on the cpu backend only (see tests/defective.hpp)");
+      MESSAGE("defective kernels run on the cpu backend only (see tests/defective_variants.hpp)");
       return;
     }
     wb::gen::rng rng(wb::testing::seed(24));

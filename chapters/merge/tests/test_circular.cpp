@@ -1,6 +1,6 @@
 // Stage 4: the circular-buffer kernel; M9 (refill) and M10 (co_rank_circular) regressions.
-#include "defective.hpp"
-#include "helpers.hpp"
+#include "defective_variants.hpp"
+#include "test_support.hpp"
 
 using namespace merge;
 using namespace merge::testing;

@@ -1,6 +1,6 @@
 // Stage 1: co_rank for every k of many small arrays (host and device); M2, M3 regressions.
-#include "defective.hpp"
-#include "helpers.hpp"
+#include "defective_variants.hpp"
+#include "test_support.hpp"
 
 using namespace merge;
 using namespace merge::testing;

@@ -1,5 +1,5 @@
 // Stage 5: thread coarsening (exact tiles of blockDim.x * items_per_thread outputs).
-#include "helpers.hpp"
+#include "test_support.hpp"
 
 using namespace merge;
 using namespace merge::testing;

@@ -1,8 +1,8 @@
 // Stage 0: the sequential merge against std::merge; the M1 regression.
 #include <climits>
 
-#include "defective.hpp"
-#include "helpers.hpp"
+#include "defective_variants.hpp"
+#include "test_support.hpp"
 
 using namespace merge;
 using namespace merge::testing;

@@ -1,8 +1,8 @@
 // Stage 3: the tiled kernel; M5, M6, M7, M8, M11 regressions.
 #include <functional>
 
-#include "defective.hpp"
-#include "helpers.hpp"
+#include "defective_variants.hpp"
+#include "test_support.hpp"
 
 using namespace merge;
 using namespace merge::testing;

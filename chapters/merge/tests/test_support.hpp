@@ -158,7 +158,7 @@ void check_battery(int stage, const config& cfg, const std::vector<std::pair<std
   }
 }
 
-// Whether the kernels of tests/defective.cu run here (see defective.hpp): the cpu backend.
+// Whether the kernels of tests/defective_variants.cu run here (see defective_variants.hpp): the cpu backend.
 inline constexpr bool defective_kernels_run = !wb::backend_is_cuda;
 
 }  // namespace merge::testing

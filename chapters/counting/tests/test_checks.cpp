@@ -13,7 +13,7 @@
 
 #include "hash_sample.hpp"
 #include "stages.hpp"
-#include "test_common.hpp"
+#include "test_support.hpp"
 #include "wb/device_buffer.hpp"
 
 namespace {
@@ -171,28 +171,28 @@ TEST_SUITE("counting/5 global atomics") {
 
 TEST_SUITE("counting/6 privatized") {
   TEST_CASE("every counter layout: int8 inputs against std::map") {
-    for (int variant = 0; variant <= 3; ++variant) {
+    for (int layout = 0; layout <= 3; ++layout) {
       config cfg;
-      cfg.variant = variant;
-      CAPTURE(variant);
-      check_all<i8>(6, int8_inputs(70000, 70 + static_cast<std::uint64_t>(variant)), cfg);
+      cfg.counter_layout = layout;
+      CAPTURE(layout);
+      check_all<i8>(6, int8_inputs(70000, 70 + static_cast<std::uint64_t>(layout)), cfg);
     }
   }
   TEST_CASE("inputs that start off a 16-byte boundary, and 1 or 2 blocks per SM") {
     const auto data = wb::gen::uniform<i8>(40'000, wb::testing::seed(75));
     wb::device_buffer<i8> d(data);
-    for (int variant = 0; variant <= 3; ++variant) {
+    for (int layout = 0; layout <= 3; ++layout) {
       for (std::size_t offset : {std::size_t{1}, std::size_t{7}, std::size_t{15}}) {
         for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{14}, std::size_t{15}, std::size_t{29},
                               std::size_t{33333}}) {
           config cfg;
-          cfg.variant = variant;
+          cfg.counter_layout = layout;
           cfg.blocks_per_sm = 1 + static_cast<int>(offset % 2);
           std::span<const i8> part(data.data() + offset, n);
           stage_runner<track::id, i8> runner(6, input<i8>{part, d.data() + offset}, cfg);
           runner.run();
           const auto mismatch = table_mismatch(reference_table<i8>(part), runner.result());
-          CAPTURE(variant);
+          CAPTURE(layout);
           CAPTURE(offset);
           CAPTURE(n);
           CHECK_MESSAGE(!mismatch.has_value(), (mismatch ? *mismatch : std::string()));
@@ -202,16 +202,16 @@ TEST_SUITE("counting/6 privatized") {
   }
   TEST_CASE("the same table under every scheduling order, drains included (a missing barrier shows)") {
     // Two blocks, so every thread counts several rounds and the layouts drain mid-stream
-    // (variant 2 every 128 items a thread); the cpu backend's orders change which thread runs
+    // (layout 2 every 128 items a thread); the cpu backend's orders change which thread runs
     // first between barriers.
     const auto data = wb::gen::few_distinct<i8>(150'001, wb::testing::seed(77), 37);
     for (const char* order : {"in-order", "reverse", "shuffle:7"}) {
       schedule_order_scope scope(order);
-      for (int variant = 0; variant <= 3; ++variant) {
+      for (int layout = 0; layout <= 3; ++layout) {
         config cfg;
-        cfg.variant = variant;
+        cfg.counter_layout = layout;
         cfg.blocks = 2;
-        CAPTURE(variant);
+        CAPTURE(layout);
         check_stage<i8>(6, data, order, cfg);
       }
     }
@@ -219,24 +219,24 @@ TEST_SUITE("counting/6 privatized") {
   TEST_CASE("narrow counters are drained before they overflow (one value, many items per thread)") {
     // One block: every thread counts far more than 255 items of one value (8-bit counters),
     // or more than 65535 (16-bit counters: 128 threads x 65536 items and then some).
-    for (int variant = 0; variant <= 3; ++variant) {
+    for (int layout = 0; layout <= 3; ++layout) {
       config cfg;
-      cfg.variant = variant;
+      cfg.counter_layout = layout;
       cfg.blocks = 1;
-      const std::size_t n = variant == 0 || variant == 1 ? 128 * 65536 + 128 * 300 + 3 : 700'001;
+      const std::size_t n = layout == 0 || layout == 1 ? 128 * 65536 + 128 * 300 + 3 : 700'001;
       std::vector<i8> data(n, static_cast<i8>(-7));
       data[n / 2] = 5;
-      CAPTURE(variant);
+      CAPTURE(layout);
       check_stage<i8>(6, data, "one value, n = " + std::to_string(n), cfg);
     }
   }
   TEST_CASE("[gpu] 2^24 items, uniform and one value, every layout (WB_LARGE=1)" * doctest::skip(!large_tests_enabled())) {
     const auto uniform = wb::gen::uniform<i8>(std::size_t{1} << 24, wb::testing::seed(76));
     const auto one = wb::gen::all_equal<i8>((std::size_t{1} << 24) + 5, 0);
-    for (int variant = 0; variant <= 3; ++variant) {
+    for (int layout = 0; layout <= 3; ++layout) {
       config cfg;
-      cfg.variant = variant;
-      CAPTURE(variant);
+      cfg.counter_layout = layout;
+      CAPTURE(layout);
       check_stage<i8>(6, uniform, "uniform", cfg);
       check_stage<i8>(6, one, "one value", cfg);
     }
