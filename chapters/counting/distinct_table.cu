@@ -7,12 +7,12 @@
 #include <stdexcept>
 #include <string>
 
-#include "block_scan.cuh"
 #include "distinct_table.hpp"
 #include "phase_clock.hpp"
 #include "scan.hpp"
 #include "sort.hpp"
 #include "wb/check.hpp"
+#include "wb/device/block_scan.cuh"
 #include "wb/kernel.hpp"
 #include "wb/workspace.hpp"
 
@@ -252,7 +252,9 @@ __global__ void __launch_bounds__(rle_threads)
   }
   unsigned tile_runs = 0;
   // (its barriers also mean every thread has read its keys: `keys` may be overwritten below)
-  const unsigned rank = counting::detail::block_exclusive_scan<rle_threads>(static_cast<unsigned>(__popc(heads)), tile_runs);
+  __shared__ unsigned warp_runs[rle_threads / 32];
+  const unsigned rank =
+      wb::device::block_exclusive_sum<rle_threads>(static_cast<unsigned>(__popc(heads)), warp_runs, tile_runs);
 #pragma unroll
   for (int k = 0; k < rle_items; ++k) {
     if ((heads >> k) & 1u) {
