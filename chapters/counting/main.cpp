@@ -6,6 +6,7 @@
 //   counting --input 3,1,6,2,1,3,6 --print     the article's example, every stage's table
 //   counting --stage 6 --compare               your stage 6 against the solution's
 //   counting --stage 6 --tune                  stage 6's counter layouts and blocks per SM
+//   counting --type int64 --stage 7 --path two-level --phases   stage 7's two-level count, step by step
 //
 // The O(N^2) stages (0, 1, 3, 4) are timed on a small sample first (estimate.hpp); when the
 // estimate for the whole input is too long, the row says "refused" with that estimate.
@@ -23,6 +24,7 @@
 #include "goals.hpp"
 #include "harness.hpp"
 #include "reference.hpp"
+#include "stage7_options.hpp"
 #include "stages.hpp"
 #include "wb/bandwidth.hpp"
 #include "wb/chapter.hpp"
@@ -43,20 +45,18 @@ struct options {
   std::string type = "int8";
   std::string dist = "uniform";
   std::int64_t distinct = 0;
-  std::string input, input_file;
-  bool input_given = false, input_file_given = false;  // an empty list or file is an empty input
+  wb::input_options input;
   bool targets = false;
-  int variant = 0;  // --variant: stage 6's counter layout and stage 7's path
   std::int64_t chunk = 0;  // --chunk: stage 8's items per transfer (0: its default)
   counting::config cfg;
+  counting::stage7_options stage7;
   bool tune = false;
   double budget_s = 0;
 };
 
 template <class T>
 std::vector<T> make_input(const options& o, std::int64_t n) {
-  if (o.input_given) return wb::parse_list<T>(o.input, "--input");
-  if (o.input_file_given) return wb::read_numbers_file<T>(o.input_file);
+  if (o.input.given()) return wb::read_input<T>(o.input, o.n >= 0);
   const auto count = static_cast<std::size_t>(n);
   if (o.dist == "uniform") return wb::gen::uniform<T>(count, o.common.seed);
   if (o.dist == "one-hot") return wb::gen::all_equal<T>(count, T{42});
@@ -94,9 +94,6 @@ class counting_chapter {
   wb::stage_job<output> job(const wb::stage& s, wb::track t, std::size_t variant) {
     if (counting::traits[static_cast<std::size_t>(s.number)].gpu_only && !wb::backend_is_cuda) {
       throw wb::stage_refused("GPU-only (device-side launches)");
-    }
-    if (s.number == 6 && o_.variant > 3 && !o_.tune) {
-      throw std::invalid_argument("stage 6: --variant must be 0 to 3 (its counter layouts)");
     }
     const counting::config cfg = configs(s.number)[variant].first;
     return wb::with_track(t, [&](auto track) { return make_job<decltype(track)::value>(s.number, cfg); });
@@ -145,8 +142,7 @@ class counting_chapter {
  private:
   std::string describe() const {
     const std::string type = std::is_same_v<T, std::int8_t> ? "int8" : "int64";
-    if (o_.input_given) return fmt::format("{} {} items from --input", n_, type);
-    if (o_.input_file_given) return fmt::format("{} {} items from {}", n_, type, o_.input_file);
+    if (o_.input.given()) return fmt::format("{} {} items from {}", n_, type, o_.input.source());
     std::string d = o_.dist;
     if (o_.dist == "few" || o_.dist == "zipf") d += fmt::format(" ({} distinct)", o_.distinct);
     return fmt::format("{} {} items, {}, seed {}", n_, type, d, o_.common.seed);
@@ -157,18 +153,17 @@ class counting_chapter {
     counting::config c = o_.cfg;
     if (!o_.tune || stage < 6) return {{c, ""}};
     if (stage == 6) {
-      for (int layout = 0; layout <= 3; ++layout) {
+      for (int v = 0; v <= 3; ++v) {
         for (int b : {0, 1, 2, 3}) {
-          c.counter_layout = layout;
+          c.variant = v;
           c.blocks_per_sm = b;
-          list.push_back({c, fmt::format(" v{} b{}", layout, b == 0 ? std::string("max") : std::to_string(b))});
+          list.push_back({c, fmt::format(" v{} b{}", v, b == 0 ? std::string("max") : std::to_string(b))});
         }
       }
     } else if (stage == 7) {  // every path forced, after the automatic choice
-      static const char* const names[] = {"", " v1 shared tables", " v2 two-level", " v3 sort + RLE", " v4 global table"};
-      for (int v = 0; v <= 4; ++v) {
-        c.variant = v;
-        list.push_back({c, names[v]});
+      for (const auto& [path, label] : counting::path_labels) {
+        c.hash.path = path;
+        list.push_back({c, path == counting::hash_path::automatic ? "" : fmt::format(" {}", label)});
       }
     } else {
       for (std::int64_t chunk : {std::int64_t{1} << 22, std::int64_t{1} << 24, std::int64_t{1} << 26}) {
@@ -281,8 +276,7 @@ template <class T>
 int run(options& o) {
   constexpr bool int8 = std::is_same_v<T, std::int8_t>;
   // Every check of the command line comes before the input is made (10^9 items by default).
-  const bool explicit_input = o.input_given || o.input_file_given;
-  if (explicit_input && o.n >= 0) throw wb::usage_error("--n and --input/--input-file: the input sets n");
+  const bool explicit_input = o.input.given();
   std::int64_t n = o.n >= 0 || explicit_input ? std::max<std::int64_t>(o.n, 0)
                    : wb::backend_is_cuda     ? (int8 ? 1'000'000'000 : std::int64_t{1} << 26)
                                              : std::int64_t{1} << 18;
@@ -322,16 +316,16 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"uniform", "one-hot", "few", "all-distinct", "zipf"}))
       ->capture_default_str();
   wb::add_size_option(app, "--distinct", o.distinct, "distinct values for --dist few and zipf, e.g. 2^20");
-  auto* input = app.add_option("--input", o.input, "the items themselves, comma separated (e.g. 3,1,6,2,1,3,6)");
-  app.add_option("--input-file", o.input_file, "read the items from a file (whitespace separated, # comments)")
-      ->excludes(input);
-  app.add_option("--variant", o.variant, "stage 6's counter layout: 0 16-bit atomics, 1 16-bit plain, 2 8-bit plain, 3 per-warp; stage 7's path: 0 chosen from a sample's estimate of the distinct keys (default), 1 shared-memory tables per block, 2 two-level (buckets, then a shared table per bucket), 3 sort + run-length encode, 4 one global table")
-      ->check(CLI::Range(0, 4));
+  wb::add_input_options(app, o.input, "the items themselves, comma separated (e.g. 3,1,6,2,1,3,6)",
+                        "read the items from a file (whitespace separated, # comments)");
+  app.add_option("--variant", o.cfg.variant, "stage 6's counter layout: 0 16-bit atomics, 1 16-bit plain, 2 8-bit plain, 3 per-warp")
+      ->check(CLI::Range(0, 3));
   app.add_option("--blocks-per-sm", o.cfg.blocks_per_sm, "stage 6's resident blocks per SM (0: as many as fit)")
       ->check(CLI::Range(0, 32));
   wb::add_size_option(app, "--chunk", o.chunk, "stage 8's items per transfer (default 2^24)", std::uint64_t{1} << 31)
       ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 31));
   app.add_option("--streams", o.cfg.streams, "stage 8's streams")->check(CLI::Range(1, 16))->capture_default_str();
+  counting::add_stage7_options(app, o.stage7);
   app.add_flag("--tune", o.tune, "stage 6: every counter layout and blocks per SM; stage 7: the automatic choice and every path; stage 8: chunk sizes and streams");
   app.add_flag("--targets", o.targets, "after the report, the chapter's goals (set for an H100) against this run's times");
   app.get_option("--print")->description(fmt::format(
@@ -339,13 +333,9 @@ int main(int argc, char** argv) {
   app.add_option("--budget", o.budget_s, "seconds an O(N^2) stage may take before it is refused (default 20 on a GPU, 5 on the cpu backend)")
       ->check(CLI::Range(0.0, 1e6));
   return wb::run_main(app, argc, argv, [&] {
-    o.input_given = app.count("--input") > 0;
-    o.input_file_given = app.count("--input-file") > 0;
-    // --variant is stage 6's counter layout (0-3) and stage 7's path (0-4): one flag, two fields.
-    o.cfg.counter_layout = o.variant <= 3 ? o.variant : 0;
-    o.cfg.variant = o.variant;
-    // Stage 7 estimates the distinct keys itself (cfg.expected_distinct stays 0): --distinct
+    // Stage 7 estimates the distinct keys itself (cfg.hash.expected_distinct stays 0): --distinct
     // only shapes the generated input.
+    o.cfg.hash = o.stage7.resolved();
     try {
       counting::validate(o.cfg);
     } catch (const std::invalid_argument& e) {

@@ -1,7 +1,7 @@
 // The host side of stage 6, shared by both tracks (solutions/ and exercises/
 // stage6_privatized.cu include it at their end): the persistent grid's size, the shared-memory
 // opt-in, the workspace. The track file names its counter layouts (layout_choices, picked by
-// cfg.counter_layout) and how many 16-byte loads a thread keeps in flight (loads_in_flight).
+// cfg.variant) and how many 16-byte loads a thread keeps in flight (loads_in_flight).
 #include <cstddef>
 #include <stdexcept>
 #include <tuple>
@@ -24,12 +24,12 @@ launch_plan plan_for() {
   return {histogram_privatized_kernel<Layout, U>, Layout::threads, Layout::shared_bytes, U};
 }
 
-// The layout cfg.counter_layout picks: the track's layout_choices, the last one for any larger number.
+// The layout cfg.variant picks: the track's layout_choices, the last one for any larger variant.
 template <std::size_t I = 0>
-launch_plan choose(int counter_layout) {
+launch_plan choose(int variant) {
   using layout = std::tuple_element_t<I, layout_choices>;
   if constexpr (I + 1 < std::tuple_size_v<layout_choices>) {
-    if (counter_layout != static_cast<int>(I)) return choose<I + 1>(counter_layout);
+    if (variant != static_cast<int>(I)) return choose<I + 1>(variant);
   }
   return plan_for<layout, loads_in_flight>();
 }
@@ -37,7 +37,8 @@ launch_plan choose(int counter_layout) {
 void run(const std::int8_t* in, std::int64_t n, histogram_state* state, device_table<std::int8_t> out,
          bool write_table, const config& cfg, cudaStream_t stream) {
   validate(cfg);
-  const launch_plan plan = choose(cfg.counter_layout);
+  if (cfg.variant > 3) throw std::invalid_argument("stage 6: variant must be 0 to 3");
+  const launch_plan plan = choose(cfg.variant);
   // Asked once per layout and process: the shared-memory opt-in, how many blocks fit on an
   // SM, how many SMs (so a timed call launches and nothing else).
   struct device_facts {
@@ -45,7 +46,7 @@ void run(const std::int8_t* in, std::int64_t n, histogram_state* state, device_t
     int sms = 0;
   };
   static device_facts facts[4];
-  device_facts& f = facts[cfg.counter_layout];
+  device_facts& f = facts[cfg.variant];
   if (f.sms == 0) {
     WB_CHECK(cudaFuncSetAttribute(plan.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                   static_cast<int>(plan.shared_bytes)));
@@ -75,9 +76,9 @@ std::size_t histogram_privatized_workspace_bytes() { return sizeof(histogram_sta
 
 void histogram_privatized(const std::int8_t* in, std::int64_t n, device_table<std::int8_t> out, workspace ws,
                           const config& cfg) {
-  if (ws.bytes < histogram_privatized_workspace_bytes())
+  if (ws.size < histogram_privatized_workspace_bytes())
     throw std::invalid_argument("histogram_privatized: workspace too small");
-  auto* state = static_cast<histogram_state*>(ws.data);
+  auto* state = reinterpret_cast<histogram_state*>(ws.bytes);
   WB_CHECK(cudaMemsetAsync(state, 0, sizeof(histogram_state)));
   run(in, n, state, out, /*write_table=*/true, cfg, 0);
 }

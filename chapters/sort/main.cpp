@@ -21,6 +21,7 @@
 
 #include <fmt/format.h>
 
+#include "data.hpp"
 #include "sort.hpp"
 #include "stages.hpp"
 #include "wb/bandwidth.hpp"
@@ -43,25 +44,8 @@ struct options {
   std::string dist = "uniform";
   bool pairs = false;
   config cfg;
-  std::string input, input_file;
+  wb::input_options input;
 };
-
-template <class K>
-std::vector<K> generate(const std::string& dist, std::size_t n, std::uint64_t seed) {
-  if (dist == "uniform") {  // integers: the type's whole range; floats: +-1e30
-    if constexpr (std::is_floating_point_v<K>) return wb::gen::uniform<K>(n, seed, K(-1e30), K(1e30));
-    else return wb::gen::uniform<K>(n, seed);
-  }
-  if (dist == "few") return wb::gen::few_distinct<K>(n, seed, 16);
-  if (dist == "equal") return wb::gen::all_equal<K>(n, K(7));
-  if (dist == "sorted" || dist == "reversed") {
-    auto v = generate<K>("uniform", n, seed);
-    std::stable_sort(v.begin(), v.end(), [](K a, K b) { return key_less(a, b); });
-    if (dist == "reversed") std::reverse(v.begin(), v.end());
-    return v;
-  }
-  return wb::gen::extremes<K>(n, seed);
-}
 
 template <class K>
 std::string key_text(K k) {
@@ -246,7 +230,7 @@ class sort_chapter {
 };
 
 template <class K>
-int run(const options& opt, const CLI::App& app) {
+int run(const options& opt) {
   if (wb::stage_selected(opt.common.stages, 6, stages[6].suite)) {
     try {
       merge_tiles_for(opt.cfg, sizeof(K), opt.pairs);  // stage 6 runs compiled shapes only
@@ -256,17 +240,15 @@ int run(const options& opt, const CLI::App& app) {
     }
   }
   // The input. An explicit empty list is an empty input.
-  const bool given = app.count("--input") > 0 || app.count("--input-file") > 0;
-  if (app.count("--input") > 0 && app.count("--input-file") > 0) throw wb::usage_error("--input and --input-file: give one");
-  if (given && opt.n >= 0) throw wb::usage_error("--n and --input/--input-file: the input sets n");
+  const bool given = opt.input.given();
   const std::int64_t requested = given ? -1 : opt.n >= 0 ? opt.n : wb::backend_is_cuda ? std::int64_t{1} << 28 : std::int64_t{1} << 16;
   if (opt.common.print && requested > 0) wb::require_printable(static_cast<std::uint64_t>(requested), "the sort");
 
   std::vector<K> keys;
   std::string source;
   if (given) {
-    keys = app.count("--input") > 0 ? wb::parse_list<K>(opt.input, "--input") : wb::read_numbers_file<K>(opt.input_file);
-    source = app.count("--input") > 0 ? "--input" : opt.input_file;
+    keys = wb::read_input<K>(opt.input, opt.n >= 0);
+    source = opt.input.source();
     if (opt.common.print) wb::require_printable(keys.size(), "the sort");
   } else {
     const std::uint64_t bytes = wb::bytes_for(static_cast<std::uint64_t>(requested), sizeof(K) + (opt.pairs ? 4 : 0), "--n");
@@ -306,8 +288,8 @@ int main(int argc, char** argv) {
                       "their own tile shapes)")
       ->capture_default_str();
   app.add_option("--bits", opt.cfg.bits, "digit width of stages 3 and 4: 1, 2, 4 or 8 (0: 4)")->capture_default_str();
-  app.add_option("--input", opt.input, "explicit keys, comma separated (instead of --n/--dist); empty: no keys");
-  app.add_option("--input-file", opt.input_file, "explicit keys, whitespace-separated numbers in a file");
+  wb::add_input_options(app, opt.input, "explicit keys, comma separated (instead of --n/--dist); empty: no keys",
+                        "explicit keys, whitespace-separated numbers in a file");
 
   return wb::run_main(app, argc, argv, [&]() -> int {
     try {
@@ -316,9 +298,9 @@ int main(int argc, char** argv) {
       throw wb::usage_error(std::string("--block/--items-per-thread/--bits: ") + e.what());
     }
     wb::require_known_stages(opt.common.stages, stages);
-    if (opt.type == "uint32") return run<std::uint32_t>(opt, app);
-    if (opt.type == "int32") return run<std::int32_t>(opt, app);
-    if (opt.type == "int64") return run<std::int64_t>(opt, app);
-    return run<float>(opt, app);
+    if (opt.type == "uint32") return run<std::uint32_t>(opt);
+    if (opt.type == "int32") return run<std::int32_t>(opt);
+    if (opt.type == "int64") return run<std::int64_t>(opt);
+    return run<float>(opt);
   });
 }

@@ -1,5 +1,5 @@
 // One regression check per defect of the article that a stage of this chapter fixes
-// (shared/SOURCE-DEFECTS.md D1-D11, and D12-D13 found while writing the chapter). Each check
+// (D1-D11, and D12-D13 found while writing the chapter; the README's defect table). Each check
 // runs a deliberately defective variant (tests/defective*.{cpp,cu}, a small mutation of the
 // stage) and shows it fails, then runs the stage on the same input and shows it passes.
 // D5 (cudaDeviceSynchronize in device code) is a compile-time defect: its checks are the

@@ -116,13 +116,6 @@ inline std::string describe(const config& c) {
   return s.str();
 }
 
-template <class K>
-const char* key_name() {
-  if constexpr (std::is_same_v<K, std::int32_t>) return "int32";
-  if constexpr (std::is_same_v<K, std::int64_t>) return "int64";
-  return "float";
-}
-
 // Checks one stage on one case against the reference, with the case in the message.
 template <class K>
 void check_case(int stage, const std::vector<K>& A, const std::vector<K>& B, bool with_values, const config& cfg,
