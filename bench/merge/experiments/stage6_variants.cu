@@ -16,7 +16,7 @@
 // Every full variant's output is compared with a host merge.
 //
 // Build (cuda backend only): cmake --build build-cuda --target merge_stage6_variants
-// Run: build-cuda/chapters/merge/merge_stage6_variants [log2 of m = n, default 27] [sampled]
+// Run: build-cuda/bench/merge/merge_stage6_variants [log2 of m = n, default 27] [sampled]
 // ("sampled": only the copy, CUB, stage 6 and the sampled partition passes)
 #include <algorithm>
 #include <cstdio>

@@ -20,7 +20,7 @@
 // the bulk copies.
 //
 // Build (cuda backend only): cmake --build build-cuda --target scan_stage6_variants
-// Run:   build-cuda/chapters/scan/scan_stage6_variants [--log2n 28] [--n N] [--type int32|int64|float]
+// Run:   build-cuda/bench/scan/scan_stage6_variants [--log2n 28] [--n N] [--type int32|int64|float]
 //                                                    [--exclusive] [--reps 20] [--filter A,B,...] [--quick]
 #include <algorithm>
 #include <cstdio>

@@ -5,14 +5,14 @@
 // CUB's stable merge sort (which includes a copy of the input: it sorts in place) and
 // checked against CUB's output (both stable, same order: identical keys and values).
 //
-// Three programs from this file (cuda backend only; built with the chapter, run by hand):
+// Three programs from this file (cuda backend only; built by bench/sort/CMakeLists.txt, run by hand):
 //   sort_merge_variants        uint32 keys: shapes, keys only and key-value
 //   sort_merge_variants_wide   int64 keys: shapes, keys only and key-value
 //   sort_merge_sweep           stage 6 as shipped (sort_merge, default config) against CUB,
 //                              every key type, keys only and key-value, n = 2^16 .. 2^28
-// Run:   build-cuda/chapters/sort/sort_merge_variants [log2 n ...]   (default: 20 24 26 28)
+// Run:   build-cuda/bench/sort/sort_merge_variants [log2 n ...]   (default: 20 24 26 28)
 //        SORT_VARIANTS_PAIRS=1: with 32-bit values (the variants programs)
-//        build-cuda/chapters/sort/sort_merge_sweep [first last]      (default: 16 28)
+//        build-cuda/bench/sort/sort_merge_sweep [first last]      (default: 16 28)
 // Output: one line per variant and size (median ms of 10 runs, ratio to CUB); with a level
 // breakdown for some shapes: one line per level, the partition and merge kernels' times from
 // events around each launch of one run (GB/s: every key and value read and written once).

@@ -6,7 +6,7 @@
 // timed in one process with CUB's radix sort on the same device-generated input and checked
 // against CUB's output (both stable: identical keys and values). The stage itself runs the
 // shapes of onesweep.hpp's stage_shape, picked from these measurements (chapter README,
-// stage 5; results/onesweep_variants.txt). cuda backend only.
+// stage 5; bench/sort/results/onesweep_variants.txt). cuda backend only.
 //
 //   sort_onesweep_variants --type uint32 --log2n 24,26,28 [--pairs] [--variants a,b] [--reps 10]
 //   sort_onesweep_variants --list                 the variants of each key size
