@@ -3,12 +3,12 @@
 # compute-sanitizer (memcheck, racecheck, synccheck, initcheck) over every chapter's test
 # binary, run each chapter's benchmarks, and write one report (markdown + CSV).
 #
-#   common/scripts/gpu-report.sh [--deps DIR] [--out DIR] [--build DIR] [--phases LIST]
+#   bench/common/gpu-report.sh [--deps DIR] [--out DIR] [--build DIR] [--phases LIST]
 #
 #   --deps DIR    folder whose include/ holds doctest/, CLI/ and fmt/ headers, for a machine
 #                 with CUDA and CMake but no package manager (default: system packages)
 #   --out DIR     where the report goes (default: gpu-report/)
-#   --build DIR   build directory (default: build-gpu/)
+#   --build DIR   the cuda build folder (default: build-cuda/, the cuda preset's)
 #   --phases L    comma list of build,test,sanitize,bench (default: all four, in that order)
 #
 # Environment: CMAKE_CUDA_ARCHITECTURES (default: the GPU found), WB_CHAPTER_LIST (chapters),
@@ -20,16 +20,17 @@
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 root=$(pwd)
+source bench/common/lib.sh
 
 deps=""
 out="$root/gpu-report"
-build="$root/build-gpu"
+build="$root/build-cuda"
 phases="build,test,sanitize,bench"
 while [ $# -gt 0 ]; do
   case "$1" in
     --deps) deps=$(cd "$2" && pwd); shift 2 ;;
     --out) mkdir -p "$2"; out=$(cd "$2" && pwd); shift 2 ;;
-    --build) build="$2"; shift 2 ;;
+    --build) build=$(realpath -m "${2:?--build needs a folder}"); shift 2 ;;
     --phases) phases="$2"; shift 2 ;;
     -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
     *) echo "gpu-report: unknown argument '$1' (see --help)" >&2; exit 2 ;;
@@ -39,7 +40,6 @@ mkdir -p "$out/logs"
 report="$out/report.md"
 failed=()
 has_phase() { [[ ",$phases," == *",$1,"* ]]; }
-stamp() { echo "== [$(date +%H:%M:%S)] $*"; }
 
 # The chapters: WB_CHAPTER_LIST (a ;-list) or the build's default list (chapters/CMakeLists.txt).
 if [ -n "${WB_CHAPTER_LIST:-}" ]; then
@@ -53,11 +53,10 @@ test_binaries() {
 
 if has_phase build; then
   stamp "configure and build (cuda backend)"
-  args=(-S "$root" -B "$build" -G Ninja -DWB_BACKEND=cuda -DCMAKE_BUILD_TYPE=Release)
-  [ -n "$deps" ] && args+=(-DWB_DEPS_DIR="$deps")
+  args=()
   [ -n "${CMAKE_CUDA_ARCHITECTURES:-}" ] && args+=(-DCMAKE_CUDA_ARCHITECTURES="$CMAKE_CUDA_ARCHITECTURES")
   [ -n "${WB_CHAPTER_LIST+set}" ] && args+=("-DWB_CHAPTER_LIST=$WB_CHAPTER_LIST")
-  if ! { cmake "${args[@]}" && cmake --build "$build" -j "$(nproc)"; } >"$out/logs/build.log" 2>&1; then
+  if ! { cuda_configure "$build" "${args[@]}" && cmake --build "$build" -j "$(nproc)"; } >"$out/logs/build.log" 2>&1; then
     failed+=(build)
     tail -40 "$out/logs/build.log"
   fi
@@ -131,9 +130,9 @@ if has_phase bench && [[ " ${failed[*]} " != *" build "* ]]; then
     exe="$build/chapters/$chapter/$chapter"
     [ -x "$exe" ] || continue
     mkdir -p "$out/logs/$chapter"
-    # A chapter lists its benchmark runs in benchmarks.sh (exe, output folder); else one default run.
-    if [ -x "chapters/$chapter/benchmarks.sh" ]; then
-      "chapters/$chapter/benchmarks.sh" "$exe" "$out/logs/$chapter" >"$out/logs/bench-$chapter.log" 2>&1 || failed+=("bench:$chapter")
+    # A chapter lists its benchmark runs in bench/<chapter>/benchmarks.sh (exe, output folder); else one default run.
+    if [ -x "bench/$chapter/benchmarks.sh" ]; then
+      "bench/$chapter/benchmarks.sh" "$exe" "$out/logs/$chapter" >"$out/logs/bench-$chapter.log" 2>&1 || failed+=("bench:$chapter")
     else
       "$exe" --csv "$out/logs/$chapter/default.csv" --json "$out/logs/$chapter/default.json" \
         >"$out/logs/bench-$chapter.log" 2>&1 || failed+=("bench:$chapter")

@@ -3,68 +3,55 @@
 # the stage 6 and stage 8 sweeps, the benchmarks of the chapter's goals and the scaling
 # runs. Logs and CSVs go to gpu-work/; a few files to $OUT (default gpu-out/):
 #   summary.txt     what passed, the goals against the measured times, the tuning winners
-#   results.tar.gz  every log and CSV (JSON too)
+#   logs.tar.gz     every log and CSV
 #   counting.svg    GB/s per stage against the copy ceiling and CUB (plot_gbs.py)
 #   scaling.md      the scaling table against the article's Table 1 (scaling_table.py)
 #
-#   OUT=/some/dir chapters/counting/gpu_check.sh [--deps DIR] [--phase all|tune|final] [--sanitize]
+#   OUT=/some/dir bench/counting/gpu_check.sh [--build DIR] [--fresh] [--deps DIR] [--phase all|tune|final]
+#                                             [--quick] [--sanitize]
 #
+#   --build DIR  the cuda build folder (default: build-cuda/, the cuda preset's); --fresh empties it first
 #   --deps DIR   folder whose include/ holds doctest/, CLI/ and fmt/ (default: .carry if present)
 #   --phase      tune: checks, sweeps and the goals' benchmarks; final: checks, the goals'
 #                benchmarks and the scaling runs; all (default): everything
+#   --quick      checks and the goals' benchmarks only (no sweeps, no scaling runs)
 #   --sanitize   also run the GPU checks (counting_tests) under compute-sanitizer's racecheck,
 #                memcheck, synccheck and initcheck
 # Takes about 5 minutes on an H100 with --phase all (build 1, checks 1, sweeps 1, goals 1,
 # scaling 1.5), more with --sanitize (four tools, each limited to SANITIZE_LIMIT seconds, default 300).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
-root=$(pwd)
-out=${OUT:-$root/gpu-out}
-deps=""
-[ -d "$root/.carry/include" ] && deps="$root/.carry"
+source bench/common/lib.sh
+gpu_check_args counting "$@"
 phase=all
 sanitize=0
+set -- "${rest[@]}"
+rest=()
 while [ $# -gt 0 ]; do
   case "$1" in
-    --deps) deps=$(cd "$2" && pwd); shift 2 ;;
-    --phase) phase="$2"; shift 2 ;;
+    --phase) phase=${2:?--phase needs all, tune or final}; shift 2 ;;
     --sanitize) sanitize=1; shift ;;
-    *) echo "gpu_check: unknown argument '$1'" >&2; exit 2 ;;
+    *) rest+=("$1"); shift ;;
   esac
 done
+gpu_check_no_more_args
 case "$phase" in all|tune|final) ;; *) echo "gpu_check: --phase all|tune|final" >&2; exit 2 ;; esac
-work="$root/gpu-work"
-rm -rf "$work"
-mkdir -p "$out" "$work/logs" "$work/csv"
-build="$root/build-gpu"
-summary="$out/summary.txt"
-: >"$summary"
-note() { echo "$*" | tee -a "$summary"; }
-stamp() { echo "== [$(date +%H:%M:%S)] $*"; }
+sweeps=1
+scaling=1
+[ "$phase" = final ] && sweeps=0
+[ "$phase" = tune ] && scaling=0
+[ $quick -eq 1 ] && sweeps=0 && scaling=0
+gpu_check_start
+mkdir -p "$work/csv"
 finish() {
-  tar -czf "$out/results.tar.gz" -C "$work" logs csv 2>/dev/null
+  gpu_check_pack 2>/dev/null
   echo
   echo "==== summary ===="
   cat "$summary"
 }
 trap finish EXIT
 
-note "GPU: $(nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv,noheader 2>/dev/null)"
-note "nvcc: $(nvcc --version | tail -1); cmake: $(cmake --version | head -1)"
-note "commit: $(git rev-parse --short HEAD 2>/dev/null)$(git diff --quiet 2>/dev/null || echo ' (uncommitted changes)')"
-
-stamp build
-args=(-S "$root" -B "$build" -G Ninja -DWB_BACKEND=cuda -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90
-      -DWB_CHAPTER_LIST=counting)
-[ -n "$deps" ] && args+=(-DWB_DEPS_DIR="$deps")
-if ! { cmake "${args[@]}" && cmake --build "$build" -j "$(nproc)" --target counting counting_tests counting_exercise_tests; } \
-    >"$work/logs/build.log" 2>&1; then
-  tail -30 "$work/logs/build.log"
-  note "build: FAILED"
-  exit 1
-fi
-note "build: ok"
-dir="$build/chapters/counting"
+gpu_check_build counting counting_tests counting_exercise_tests
 bin="$dir/counting"
 
 stamp checks
@@ -85,7 +72,7 @@ run() {
   [ $rc -ne 0 ] && note "exit status $rc (see logs/$name.log)"
   # the report's rows and the goals
   sed -n '/^stage /,$p' "$work/logs/$name.log" | grep -vE "^-+$|^$" | tee -a "$summary" >/dev/null
-  tar -czf "$out/results.tar.gz" -C "$work" logs csv 2>/dev/null  # as we go: a cut-off run keeps what it has
+  gpu_check_pack 2>/dev/null  # as we go: a cut-off run keeps what it has
   return 0
 }
 best_of() {  # the fastest verified row of a CSV whose stage starts with $2
@@ -99,7 +86,7 @@ for r in rows[:4]:
 EOF
 }
 
-if [ "$phase" != final ]; then
+if [ $sweeps -eq 1 ]; then
   run tune6_uniform --stage 6 --tune --n 2^30
   note "stage 6 sweep, 2^30 uniform, fastest:"; best_of "$work/csv/tune6_uniform.csv" "6 " | sed 's/^/  /' | tee -a "$summary"
   run tune6_onehot --stage 6 --tune --n 2^30 --dist one-hot
@@ -115,9 +102,9 @@ run int8_1e9 --n 1e9
 run int64_2p26_few --type int64 --n 2^26 --dist few --distinct 2^20 --stage 2,3,4,7 --tune
 run int64_2p26_distinct --type int64 --n 2^26 --dist all-distinct --distinct 2^26 --stage 7 --reps 3
 run int64_2p26_zipf --type int64 --n 2^26 --dist zipf --distinct 2^20 --stage 7 --reps 3
-[ "$phase" != final ] && run int8_3e9 --stage 5,6 --n 3e9 --reps 3
+[ $sweeps -eq 1 ] && run int8_3e9 --stage 5,6 --n 3e9 --reps 3
 
-if [ "$phase" != tune ]; then
+if [ $scaling -eq 1 ]; then
   # Scaling, 10^3 .. 10^9: int8 (the article's CUDA data) for every stage, and int64 with
   # (nearly) all keys distinct like the article's Table 1 (k ~ N), up to 10^8.
   for e in 3 4 5 6 7 8; do
@@ -127,18 +114,13 @@ if [ "$phase" != tune ]; then
   for e in 3 4 5 6 7 8; do
     run scaling_int64_1e$e --type int64 --n 1e$e --dist uniform --stage 0,1,2,3,4,7 --reps 3 --budget 15
   done
-  python3 chapters/counting/scaling_table.py "$work/csv" >"$out/scaling.md" 2>"$work/logs/scaling_table.log" \
+  python3 bench/counting/scaling_table.py "$work/csv" >"$out/scaling.md" 2>"$work/logs/scaling_table.log" \
     && note "scaling table: scaling.md" || note "scaling table: failed (logs/scaling_table.log)"
 fi
-python3 chapters/counting/plot_gbs.py "$work/csv/int8_1e9.csv" "$out/counting.svg" >"$work/logs/plot.log" 2>&1 \
+python3 bench/counting/plot_gbs.py "$work/csv/int8_1e9.csv" "$out/counting.svg" >"$work/logs/plot.log" 2>&1 \
   && note "plot: counting.svg" || note "plot: failed (logs/plot.log)"
 
 if [ $sanitize -eq 1 ]; then
-  for tool in racecheck memcheck synccheck initcheck; do
-    stamp "compute-sanitizer --tool $tool"
-    t0=$SECONDS
-    timeout ${SANITIZE_LIMIT:-300} compute-sanitizer --tool $tool --error-exitcode 99 "$dir/counting_tests" >"$work/logs/sanitize_$tool.log" 2>&1
-    rc=$?
-    note "compute-sanitizer $tool: exit $rc after $((SECONDS - t0)) s — $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$work/logs/sanitize_$tool.log" | tail -1); $(tail -1 "$work/logs/sanitize_$tool.log")"
-  done
+  limit=${SANITIZE_LIMIT:-300}
+  gpu_check_sanitize '' racecheck:$limit memcheck:$limit synccheck:$limit initcheck:$limit
 fi

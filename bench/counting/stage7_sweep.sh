@@ -4,12 +4,12 @@
 # --dist all-distinct) and --dist zipf. At every point one process times CUB, the automatic
 # choice and every path forced (--tune), so each ratio is from one run.
 #
-#   chapters/counting/stage7_sweep.sh <counting executable> <output folder> [exponents] [dists]
+#   bench/counting/stage7_sweep.sh <counting executable> <output folder> [exponents] [dists]
 #
 # N=2^20 (say) changes the number of keys. Writes <folder>/stage7_sweep.csv (dist, distinct, path, ms, CUB ms, speedup, verified, note),
 # one CSV per point beside it, and prints the table. About 10 s a point on an H100 host (most of
 # it generating the input and the reference table on the host).
-# python3 chapters/counting/plot_stage7.py <folder>/stage7_sweep.csv stage7.svg draws it.
+# python3 bench/counting/plot_stage7.py <folder>/stage7_sweep.csv stage7.svg draws it.
 set -uo pipefail
 exe=${1:?usage: stage7_sweep.sh <counting executable> <output folder> [exponents] [dists]}
 out=${2:?usage: stage7_sweep.sh <counting executable> <output folder> [exponents] [dists]}

@@ -1,18 +1,18 @@
 #!/usr/bin/env bash
 # The merge chapter's benchmark runs on a GPU: the tables of the README.
 #
-#   chapters/merge/benchmarks.sh <merge executable> <output folder> [--large]
+#   bench/merge/benchmarks.sh <merge executable> <output folder> [--large]
 #
 # Writes <folder>/<run>.csv and .json (wb::report rows) for each run and the coarsening sweep
 # as <folder>/sweep/sweep.csv (other columns). --large adds a run past 2^31 elements (about
 # 19 GB of device memory and 40 GB of host memory, a minute or two). Used by
-# common/scripts/gpu-report.sh and chapters/merge/gpu_check.sh.
+# bench/common/gpu-report.sh and bench/merge/gpu_check.sh.
 set -uo pipefail
 exe=${1:?usage: benchmarks.sh <merge executable> <output folder> [--large]}
 out=${2:?usage: benchmarks.sh <merge executable> <output folder> [--large]}
 large=${3:-}
 mkdir -p "$out/sweep"
-source "$(dirname "$0")/../../common/scripts/bench_lib.sh"
+source "$(dirname "$0")/../common/lib.sh"
 bench_init merge "$exe" "$out"
 bench_run default                                  # m = n = 2^27 int32, uniform
 bench_run int64 --type int64

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """SVG plots of the merge chapter's GPU measurements, from the CSVs of benchmarks.sh.
 
-    python3 chapters/merge/plot_svg.py RESULTS_DIR OUTPUT_DIR
+    python3 bench/merge/plot_svg.py RESULTS_DIR OUTPUT_DIR
 
 Reads RESULTS_DIR/{default,int64,key-value}.csv (wb::report rows) and
 RESULTS_DIR/sweep/sweep.csv, writes OUTPUT_DIR/merge_gbs.svg (GB/s per stage against the copy

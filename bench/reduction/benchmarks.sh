@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# The reduction chapter's benchmark runs (called by common/scripts/gpu-report.sh, or by hand):
+# The reduction chapter's benchmark runs (called by bench/common/gpu-report.sh, or by hand):
 #
-#   chapters/reduction/benchmarks.sh BUILD/chapters/reduction/reduction OUT_DIR
+#   bench/reduction/benchmarks.sh BUILD/chapters/reduction/reduction OUT_DIR
 #
 # Writes OUT_DIR/<run>.csv (the report rows; gpu-report.sh merges every *.csv of this folder),
 # OUT_DIR/<run>.json, OUT_DIR/sweep/block_sweep.csv (other columns, so kept apart) and
@@ -11,7 +11,7 @@ exe=${1:?usage: benchmarks.sh REDUCTION_EXE OUT_DIR}
 out=${2:?usage: benchmarks.sh REDUCTION_EXE OUT_DIR}
 here=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$out/sweep"
-source "$(dirname "$0")/../../common/scripts/bench_lib.sh"
+source "$(dirname "$0")/../common/lib.sh"
 bench_init reduction "$exe" "$out"
 # The progression table: 2^28 int32 (the default), then the other types.
 bench_run int32_2p28

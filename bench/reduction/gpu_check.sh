@@ -5,21 +5,24 @@
 # summary.txt, logs.tar.gz (every log, CSV and JSON), reduction.svg, int32_2p28.csv,
 # block_sweep.csv.
 #
-#   OUT=/some/dir chapters/reduction/gpu_check.sh [--deps DIR] [--quick]
+#   OUT=/some/dir bench/reduction/gpu_check.sh [--build DIR] [--fresh] [--deps DIR] [--quick]
 #
-#   --deps DIR  folder whose include/ holds doctest/, CLI/ and fmt/ (default: .carry if present)
-#   --quick     tests and the default benchmark only (no sweep, no 2^31+ run, no sanitizers)
+#   --build DIR  the cuda build folder (default: build-cuda/, the cuda preset's); --fresh empties it first
+#   --deps DIR   folder whose include/ holds doctest/, CLI/ and fmt/ (default: .carry if present)
+#   --quick      tests and the default benchmark only (no sweep, no 2^31+ run, no sanitizers)
 # Took 3.5 minutes on an H100 (build 0.5, tests 0.3, benchmarks 1, sanitizers 1.5).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
-source common/scripts/gpu_check_lib.sh
-gpu_check_start reduction "$@"
-gpu_check_build "reduction" reduction reduction_tests
+source bench/common/lib.sh
+gpu_check_args reduction "$@"
+gpu_check_no_more_args
+gpu_check_start
+gpu_check_build reduction reduction_tests
 gpu_check_tests
 
 stamp benchmarks
 if [ $quick -eq 0 ]; then
-  chapters/reduction/benchmarks.sh "$dir/reduction" "$work/bench" >"$work/logs/bench.log" 2>&1
+  bench/reduction/benchmarks.sh "$dir/reduction" "$work/bench" >"$work/logs/bench.log" 2>&1
   note "benchmarks: rc $?"
   # Stage 5's grid: one wave by occupancy (default) against fixed block counts.
   for blocks in 132 264 528 1056 2112 4224 8448; do

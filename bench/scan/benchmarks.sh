@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# The scan chapter's benchmark runs (called by gpu_check.sh or common/scripts/gpu-report.sh):
+# The scan chapter's benchmark runs (called by gpu_check.sh or bench/common/gpu-report.sh):
 #
-#   chapters/scan/benchmarks.sh BUILD/chapters/scan/scan OUT_DIR
+#   bench/scan/benchmarks.sh BUILD/chapters/scan/scan OUT_DIR
 #
 # Writes OUT_DIR/<run>.csv and .json (the report rows), OUT_DIR/sweep/size_sweep.csv (stage 6
 # and CUB from 2^16 to 2^30 int32) and OUT_DIR/scan.svg (the figure).
@@ -10,7 +10,7 @@ exe=${1:?usage: benchmarks.sh SCAN_EXE OUT_DIR}
 out=${2:?usage: benchmarks.sh SCAN_EXE OUT_DIR}
 here=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$out/sweep"
-source "$(dirname "$0")/../../common/scripts/bench_lib.sh"
+source "$(dirname "$0")/../common/lib.sh"
 bench_init scan "$exe" "$out"
 # The progression table: 2^28 int32 (the default), every stage, CUB, the copy ceiling.
 bench_run int32_2p28

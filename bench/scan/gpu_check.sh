@@ -5,20 +5,23 @@
 # summary.txt (last lines: the tables), logs.tar.gz (every log, CSV and JSON), scan.svg,
 # int32_2p28.csv, size_sweep.csv.
 #
-#   OUT=/some/dir chapters/scan/gpu_check.sh [--deps DIR] [--quick]
+#   OUT=/some/dir bench/scan/gpu_check.sh [--build DIR] [--fresh] [--deps DIR] [--quick]
 #
-#   --deps DIR  folder whose include/ holds doctest/, CLI/ and fmt/ (default: .carry if present)
-#   --quick     tests and the default benchmark only (no sanitizers, no sweep)
+#   --build DIR  the cuda build folder (default: build-cuda/, the cuda preset's); --fresh empties it first
+#   --deps DIR   folder whose include/ holds doctest/, CLI/ and fmt/ (default: .carry if present)
+#   --quick      tests and the default benchmark only (no sanitizers, no sweep)
 set -uo pipefail
 cd "$(dirname "$0")/../.."
-source common/scripts/gpu_check_lib.sh
-gpu_check_start scan "$@"
-gpu_check_build "scan" scan scan_tests
+source bench/common/lib.sh
+gpu_check_args scan "$@"
+gpu_check_no_more_args
+gpu_check_start
+gpu_check_build scan scan_tests
 gpu_check_tests
 
 stamp benchmarks
 if [ $quick -eq 0 ]; then
-  chapters/scan/benchmarks.sh "$dir/scan" "$work/bench" >"$work/logs/bench.log" 2>&1
+  bench/scan/benchmarks.sh "$dir/scan" "$work/bench" >"$work/logs/bench.log" 2>&1
   note "benchmarks: rc $?"
   cp "$work/bench/scan.svg" "$work/bench/int32_2p28.csv" "$work/bench/sweep/size_sweep.csv" "$out/" 2>/dev/null
 else

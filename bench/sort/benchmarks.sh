@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The sort chapter's benchmark runs (called by gpu_check.sh):
 #
-#   chapters/sort/benchmarks.sh BUILD/chapters/sort/sort OUT_DIR
+#   bench/sort/benchmarks.sh BUILD/chapters/sort/sort OUT_DIR
 #
 # Writes OUT_DIR/<run>.csv and .json (the report rows: every stage, CUB's radix sort and
 # merge sort, the copy ceiling), OUT_DIR/bits/bits_sweep.csv (stage 3 at 1, 2, 4 and 8 bits
@@ -10,7 +10,7 @@ set -uo pipefail
 exe=${1:?usage: benchmarks.sh SORT_EXE OUT_DIR}
 out=${2:?usage: benchmarks.sh SORT_EXE OUT_DIR}
 here=$(cd "$(dirname "$0")" && pwd)
-source "$(dirname "$0")/../../common/scripts/bench_lib.sh"
+source "$(dirname "$0")/../common/lib.sh"
 bench_init sort "$exe" "$out"
 # The progression tables: 2^28 uint32 keys (the default) and 2^26 key-value pairs.
 bench_run uint32_2p28

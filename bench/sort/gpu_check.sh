@@ -6,20 +6,23 @@
 # logs.tar.gz (every log, CSV and JSON), sort.svg, uint32_2p28.csv, pairs_2p26.csv,
 # bits_sweep.csv.
 #
-#   OUT=/some/dir chapters/sort/gpu_check.sh [--deps DIR] [--quick]
+#   OUT=/some/dir bench/sort/gpu_check.sh [--build DIR] [--fresh] [--deps DIR] [--quick]
 #
-#   --deps DIR  folder whose include/ holds doctest/, CLI/ and fmt/ (default: .carry if present)
-#   --quick     tests and the default benchmark only (no sanitizers, no sweep)
+#   --build DIR  the cuda build folder (default: build-cuda/, the cuda preset's); --fresh empties it first
+#   --deps DIR   folder whose include/ holds doctest/, CLI/ and fmt/ (default: .carry if present)
+#   --quick      tests and the default benchmark only (no sanitizers, no sweep)
 set -uo pipefail
 cd "$(dirname "$0")/../.."
-source common/scripts/gpu_check_lib.sh
-gpu_check_start sort "$@"
-gpu_check_build "scan;sort" sort sort_tests
+source bench/common/lib.sh
+gpu_check_args sort "$@"
+gpu_check_no_more_args
+gpu_check_start
+gpu_check_build sort sort_tests
 gpu_check_tests
 
 stamp benchmarks
 if [ $quick -eq 0 ]; then
-  chapters/sort/benchmarks.sh "$dir/sort" "$work/bench" >"$work/logs/bench.log" 2>&1
+  bench/sort/benchmarks.sh "$dir/sort" "$work/bench" >"$work/logs/bench.log" 2>&1
   note "benchmarks: rc $?"
   cp "$work/bench/sort.svg" "$work/bench/uint32_2p28.csv" "$work/bench/pairs_2p26.csv" "$work/bench/bits/bits_sweep.csv" "$out/" 2>/dev/null
 else
