@@ -55,6 +55,12 @@ struct options {
   std::string dist = "uniform";
   std::int64_t distinct = 0;
   std::string distinct_text;
+  double hot_share = 0.5;               // --dist mixture: the items on the hot keys,
+  std::string hot_keys_text = "16";     // the hot keys,
+  std::string tail_values_text;         // the tail's values (none: every tail item distinct)
+  std::int64_t hot_keys = 16;
+  std::int64_t tail_values = 0;
+  bool sorted = false;                  // the generated input sorted ascending
   std::string input;
   std::string input_file;
   bool input_given = false;       // --input was given (an empty list is an empty input)
@@ -169,35 +175,10 @@ wb::timing time_host(const std::function<void()>& run, int reps) {
   return t;
 }
 
+// std::sort split over the host's cores: sort the parts in parallel, merge them pairwise in
+// parallel (--sorted inputs, and the reference below).
 template <class T>
-std::vector<T> make_input(const options& o, std::int64_t n) {
-  if (o.input_given) return wb::parse_list<T>(o.input, "--input");
-  if (o.input_file_given) return wb::read_numbers_file<T>(o.input_file);
-  const auto count = static_cast<std::size_t>(n);
-  const std::uint64_t seed = o.common.seed;
-  if (o.dist == "uniform") return wb::gen::uniform<T>(count, seed);
-  if (o.dist == "one-hot") return wb::gen::all_equal<T>(count, T{42});
-  if (o.dist == "few") return wb::gen::few_distinct<T>(count, seed, static_cast<std::size_t>(o.distinct));
-  if (o.dist == "zipf") return wb::gen::zipf<T>(count, seed, static_cast<std::size_t>(o.distinct));
-  return wb::gen::iota<T>(count, seed, true);  // all-distinct (int64 only; checked before)
-}
-
-template <class T>
-std::string describe_input(const options& o, std::int64_t n) {
-  const std::string type = std::is_same_v<T, std::int8_t> ? "int8" : "int64";
-  if (o.input_given) return fmt::format("{} {} items from --input", n, type);
-  if (o.input_file_given) return fmt::format("{} {} items from {}", n, type, o.input_file);
-  std::string d = o.dist;
-  if (o.dist == "few" || o.dist == "zipf") d += fmt::format(" ({} distinct)", o.distinct);
-  return fmt::format("{} {} items, {}, seed {}", n, type, d, o.common.seed);
-}
-
-// The reference for large int64 inputs, where stage 2 (one core: sort, then run-length) takes
-// seconds: the same sort split over the host's cores (sort the parts in parallel, merge them
-// pairwise in parallel), then the same run-length pass.
-template <class T>
-std::vector<entry<T>> parallel_sorted_count(const std::vector<T>& data) {
-  std::vector<T> v(data);
+void parallel_sort(std::vector<T>& v) {
   const std::size_t parts = std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, 64);
   std::vector<std::size_t> bounds(parts + 1);
   for (std::size_t p = 0; p <= parts; ++p) bounds[p] = v.size() * p / parts;
@@ -214,6 +195,50 @@ std::vector<entry<T>> parallel_sorted_count(const std::vector<T>& data) {
       std::inplace_merge(v.begin() + bounds[lo], v.begin() + bounds[mid], v.begin() + bounds[hi]);
     });
   }
+}
+
+template <class T>
+std::vector<T> generate(const options& o, std::size_t count) {
+  const std::uint64_t seed = o.common.seed;
+  if (o.dist == "uniform") return wb::gen::uniform<T>(count, seed);
+  if (o.dist == "one-hot") return wb::gen::all_equal<T>(count, T{42});
+  if (o.dist == "few") return wb::gen::few_distinct<T>(count, seed, static_cast<std::size_t>(o.distinct));
+  if (o.dist == "zipf") return wb::gen::zipf<T>(count, seed, static_cast<std::size_t>(o.distinct));
+  if (o.dist == "mixture")
+    return wb::gen::hot_and_tail<T>(count, seed, o.hot_share, static_cast<std::size_t>(o.hot_keys),
+                                    static_cast<std::size_t>(o.tail_values));
+  return wb::gen::iota<T>(count, seed, true);  // all-distinct (int64 only; checked before)
+}
+
+template <class T>
+std::vector<T> make_input(const options& o, std::int64_t n) {
+  if (o.input_given) return wb::parse_list<T>(o.input, "--input");
+  if (o.input_file_given) return wb::read_numbers_file<T>(o.input_file);
+  std::vector<T> data = generate<T>(o, static_cast<std::size_t>(n));
+  if (o.sorted) parallel_sort(data);
+  return data;
+}
+
+template <class T>
+std::string describe_input(const options& o, std::int64_t n) {
+  const std::string type = std::is_same_v<T, std::int8_t> ? "int8" : "int64";
+  if (o.input_given) return fmt::format("{} {} items from --input", n, type);
+  if (o.input_file_given) return fmt::format("{} {} items from {}", n, type, o.input_file);
+  std::string d = o.dist;
+  if (o.dist == "few" || o.dist == "zipf") d += fmt::format(" ({} distinct)", o.distinct);
+  if (o.dist == "mixture")
+    d += fmt::format(" ({:g}% on {} hot keys, the rest {})", 100 * o.hot_share, o.hot_keys,
+                     o.tail_values > 0 ? fmt::format("over {} values", o.tail_values) : std::string("distinct"));
+  if (o.sorted) d += ", sorted";
+  return fmt::format("{} {} items, {}, seed {}", n, type, d, o.common.seed);
+}
+
+// The reference for large int64 inputs, where stage 2 (one core: sort, then run-length) takes
+// seconds: the same sort split over the host's cores, then the same run-length pass.
+template <class T>
+std::vector<entry<T>> parallel_sorted_count(const std::vector<T>& data) {
+  std::vector<T> v(data);
+  parallel_sort(v);
   std::vector<entry<T>> table;
   for (std::size_t i = 0; i < v.size();) {
     std::size_t j = i;
@@ -392,6 +417,10 @@ int run_all(const options& o) {
     throw wb::usage_error("--dist zipf draws values 0..K-1: K must be <= 128 for int8");
   if (o.dist == "zipf" && o.distinct > max_zipf_distinct)  // the generator keeps a table of K weights
     throw wb::usage_error(fmt::format("--dist zipf: --distinct must be at most 2^27 (got {})", o.distinct));
+  if (o.dist == "mixture" && int8) throw wb::usage_error("--dist mixture: int64 only (its tail needs more than 256 values)");
+  if (o.dist == "mixture" && o.hot_share > 0 && o.hot_keys < 1)
+    throw wb::usage_error("--dist mixture: --hot-keys must be at least 1 where --hot-share is above 0");
+  if (o.sorted && explicit_input) throw wb::usage_error("--sorted sorts generated input, not --input or --input-file");
   // --print shows every stage's table: refused before any work for an input too long to read.
   if (o.common.print && !explicit_input) wb::require_printable(static_cast<std::uint64_t>(n), "the input");
   wb::require_memory(wb::bytes_for(static_cast<std::uint64_t>(n), sizeof(T) * 3, "the input"),
@@ -597,10 +626,19 @@ int main(int argc, char** argv) {
   wb::add_common_options(app, o.common);
   app.add_option("--n", o.n_text, "items (e.g. 1000000, 1e9, 2^30); default 10^9 int8 / 2^26 int64 on a GPU, 2^18 on the cpu backend");
   app.add_option("--type", o.type, "item type")->check(CLI::IsMember({"int8", "int64"}))->capture_default_str();
-  app.add_option("--dist", o.dist, "generated data: uniform, one-hot (every item the same), few, all-distinct (int64), zipf")
-      ->check(CLI::IsMember({"uniform", "one-hot", "few", "all-distinct", "zipf"}))
+  app.add_option("--dist", o.dist,
+                 "generated data: uniform, one-hot (every item the same), few, all-distinct (int64), zipf, mixture (int64: "
+                 "hot keys and a tail)")
+      ->check(CLI::IsMember({"uniform", "one-hot", "few", "all-distinct", "zipf", "mixture"}))
       ->capture_default_str();
   app.add_option("--distinct", o.distinct_text, "distinct values for --dist few and zipf, e.g. 2^20");
+  auto* hot_share = app.add_option("--hot-share", o.hot_share, "--dist mixture: the share of the items on the hot keys")
+                        ->check(CLI::Range(0.0, 1.0))
+                        ->capture_default_str();
+  auto* hot_keys = app.add_option("--hot-keys", o.hot_keys_text, "--dist mixture: the hot keys, e.g. 16")->capture_default_str();
+  auto* tail_values = app.add_option("--tail-values", o.tail_values_text,
+                                     "--dist mixture: the values the tail draws from, e.g. 2^16 (default: every tail item distinct)");
+  app.add_flag("--sorted", o.sorted, "sort the generated input ascending");
   auto* input = app.add_option("--input", o.input, "the items themselves, comma separated (e.g. 3,1,6,2,1,3,6)");
   app.add_option("--input-file", o.input_file, "read the items from a file (whitespace separated, # comments)")
       ->excludes(input);
@@ -619,6 +657,11 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(0.0, 1e6));
   return wb::run_main(app, argc, argv, [&] {
     if (!o.distinct_text.empty()) o.distinct = parse_count(o.distinct_text, "--distinct");
+    o.hot_keys = parse_count(o.hot_keys_text, "--hot-keys");
+    if (!o.tail_values_text.empty()) o.tail_values = parse_count(o.tail_values_text, "--tail-values");
+    for (const CLI::Option* mixture_only : {hot_share, hot_keys, tail_values})
+      if (mixture_only->count() > 0 && o.dist != "mixture")
+        throw wb::usage_error(mixture_only->get_name() + " goes with --dist mixture");
     o.hash.path = path_from_label(o.path);
     o.hash.key_ranges = !o.no_key_ranges;
     o.hash.hot_keys = !o.no_hot_keys;
