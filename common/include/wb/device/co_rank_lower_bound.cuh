@@ -16,6 +16,17 @@
 
 namespace wb::device {
 
+namespace detail {
+template <class T>
+__host__ __device__ constexpr T min_of(T a, T b) {
+  return b < a ? b : a;
+}
+template <class T>
+__host__ __device__ constexpr T max_of(T a, T b) {
+  return a < b ? b : a;
+}
+}  // namespace detail
+
 // The search itself, over a range [low, high] already known to hold the answer (the whole
 // range for co_rank_lower_bound below; a narrower one after a coarse search on samples).
 template <class K, class Index>
@@ -36,9 +47,8 @@ __host__ __device__ inline Index co_rank_lower_bound_within(Index k, const K* A,
 // co_rank(k) for A[0, m) and B[0, n).
 template <class K, class Index>
 __host__ __device__ inline Index co_rank_lower_bound(Index k, const K* A, Index m, const K* B, Index n) {
-  const Index low = Index{0} < k - n ? k - n : Index{0};  // the answer lies in [max(0, k-n), min(k, m)]
-  const Index high = m < k ? m : k;
-  return co_rank_lower_bound_within(k, A, B, low, high);
+  // The answer lies in [max(0, k-n), min(k, m)].
+  return co_rank_lower_bound_within(k, A, B, detail::max_of<Index>(0, k - n), detail::min_of(k, m));
 }
 
 }  // namespace wb::device
