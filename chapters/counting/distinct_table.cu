@@ -295,7 +295,7 @@ std::size_t distinct_table_scratch_bytes(std::int64_t max_pairs) {
 void write_distinct_table(const unsigned long long* flipped_keys, const unsigned long long* counts,
                           std::int64_t pairs, unsigned long long sentinel_count, bool sum_equal_keys,
                           device_table<std::int64_t> out, void* scratch, std::size_t scratch_bytes,
-                          bool narrow_counts) {
+                          bool narrow_counts, bool phases) {
   require_index_range(pairs);
   if (pairs == 0) {
     wb::launch({1, 32}, gather_kernel, static_cast<const std::int64_t*>(nullptr),
@@ -310,7 +310,7 @@ void write_distinct_table(const unsigned long long* flipped_keys, const unsigned
   auto* heads = pieces.take<std::int64_t>(pairs);
   auto* places = pieces.take<std::int64_t>(pairs);
   const wb::workspace rest = pieces.rest();
-  phase_clock clock;  // COUNTING_STAGE7_PHASES: the sort and the steps after it, timed apart
+  phase_clock clock(phases);  // the sort and the steps after it, timed apart
   clock.mark("start");
   if (pairs <= small_sort_max) {
     wb::launch({1, small_sort_threads}, small_sort_kernel, flipped_keys, pairs, keys_out, index_out);
@@ -348,7 +348,7 @@ std::size_t sort_count_scratch_bytes(std::int64_t n) {
 }
 
 void sort_run_length_encode(const std::int64_t* in, std::int64_t n, device_table<std::int64_t> out, void* scratch,
-                            std::size_t scratch_bytes) {
+                            std::size_t scratch_bytes, bool phases) {
   if (n == 0) {
     WB_CHECK(cudaMemsetAsync(out.size, 0, sizeof(std::int64_t)));
     return;
@@ -362,7 +362,7 @@ void sort_run_length_encode(const std::int64_t* in, std::int64_t n, device_table
   auto* tile_places = pieces.take<std::int64_t>(tiles);
   auto* next_after = pieces.take<std::int64_t>(tiles);
   const wb::workspace rest = pieces.rest();
-  phase_clock clock;
+  phase_clock clock(phases);
   clock.mark("start");
   sort::solution::sort_onesweep<std::int64_t>(in, sorted, nullptr, nullptr, n, rest, sort_config());
   clock.mark("sort");

@@ -6,6 +6,7 @@
 //   counting --input 3,1,6,2,1,3,6 --print     the article's example, every stage's table
 //   counting --stage 6 --compare               your stage 6 against the solution's
 //   counting --stage 6 --tune                  stage 6's counter layouts and blocks per SM
+//   counting --type int64 --stage 7 --path two-level --phases   stage 7's two-level count, step by step
 //
 // The O(N^2) stages (0, 1, 3, 4) are timed on a small sample first; when the estimate for
 // the whole input is too long, the row says "refused" with that estimate (the article's
@@ -21,6 +22,7 @@
 #include <optional>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
@@ -59,6 +61,10 @@ struct options {
   bool input_file_given = false;  // --input-file was given (an empty file is an empty input)
   bool targets = false;
   int variant = 0;
+  std::string path = "auto";
+  counting::hash_count_config hash;  // stage 7's knobs (the path and the two below set after parsing)
+  bool no_key_ranges = false;
+  bool no_hot_keys = false;
   int blocks_per_sm = 0;
   std::int64_t chunk = 0;
   int streams = 4;
@@ -98,6 +104,52 @@ std::string human_seconds(double s) {
   if (s < 7200) return fmt::format("{:.0f} min", s / 60);
   if (s < 86400 * 3) return fmt::format("{:.1f} h", s / 3600);
   return fmt::format("{:.0f} days", s / 86400);
+}
+
+// Stage 7's paths as the command line names them (--path, and the rows of --tune).
+constexpr std::pair<counting::hash_path, const char*> path_labels[] = {
+    {counting::hash_path::automatic, "auto"},        {counting::hash_path::shared_tables, "shared-tables"},
+    {counting::hash_path::two_level, "two-level"},   {counting::hash_path::sort, "sort"},
+    {counting::hash_path::global_table, "global-table"}};
+
+const char* path_label(counting::hash_path p) {
+  for (const auto& [path, label] : path_labels)
+    if (path == p) return label;
+  return "auto";
+}
+
+counting::hash_path path_from_label(const std::string& label) {
+  for (const auto& [path, name] : path_labels)
+    if (label == name) return path;
+  return counting::hash_path::automatic;  // (CLI11 has checked the label)
+}
+
+// Stage 7's knobs: the path, and what the plan would otherwise decide (for measurements).
+void add_stage7_options(CLI::App& app, options& o) {
+  const char* group = "Stage 7 (int64 keys: hash tables or a sort)";
+  app.add_option("--path", o.path,
+                 "stage 7's path: auto (the plan chooses from a sample), shared-tables, two-level, sort, global-table")
+      ->check(CLI::IsMember({"auto", "shared-tables", "two-level", "sort", "global-table"}))
+      ->capture_default_str()
+      ->group(group);
+  app.add_option("--aggregate", o.hash.aggregate,
+                 "how a warp's lanes with one key add: 0 each its own, 1 once for all (64-bit match), 2 once for all "
+                 "(32-bit match); default: 0 in shared memory, 1 in the global table")
+      ->check(CLI::Range(0, 2))
+      ->group(group);
+  app.add_option("--partition-bits", o.hash.partition_bits, "forced shared tables: 2^B partitions (0-3)")
+      ->check(CLI::Range(0, 3))
+      ->group(group);
+  app.add_option("--bucket-bits", o.hash.bucket_bits, "two-level: 2^B buckets (0-12) instead of the planned number")
+      ->check(CLI::Range(0, 12))
+      ->group(group);
+  app.add_flag("--no-key-ranges", o.no_key_ranges, "two-level: buckets by hash, never by key range")->group(group);
+  app.add_flag("--no-hot-keys", o.no_hot_keys, "two-level: no hot keys counted in the scatter")->group(group);
+  app.add_flag("--small-shared-tables", o.hash.small_shared_tables,
+               "shared tables of 8192 slots and 512 threads (two blocks an SM) instead of 16384 and 1024")
+      ->group(group);
+  app.add_flag("--phases", o.hash.phases, "print the time of each of stage 7's steps (CUDA events) on stderr")
+      ->group(group);
 }
 
 // Host timing for the host stages: median of reps runs.
@@ -353,6 +405,7 @@ int run_all(const options& o) {
 
   counting::config cfg;
   cfg.variant = o.variant;
+  cfg.hash = o.hash;
   cfg.blocks_per_sm = o.blocks_per_sm;
   // Stage 7 estimates the distinct keys itself (cfg.expected_distinct stays 0): --distinct
   // only shapes the generated input.
@@ -455,11 +508,12 @@ int run_all(const options& o) {
     }
     if (o.tune && s == 7) {  // every path forced, after the automatic choice
       configs.clear();
-      static const char* const names[] = {"", " v1 shared tables", " v2 two-level", " v3 sort + RLE", " v4 global table"};
-      for (int v = 0; v <= 4; ++v) {
+      using counting::hash_path;
+      for (const hash_path p : {hash_path::automatic, hash_path::shared_tables, hash_path::two_level, hash_path::sort,
+                                hash_path::global_table}) {
         counting::config c = cfg;
-        c.variant = v;
-        configs.push_back({c, names[v]});
+        c.hash.path = p;
+        configs.push_back({c, p == hash_path::automatic ? "" : fmt::format(" {}", path_label(p))});
       }
     }
     if (o.tune && s == 8) {
@@ -550,12 +604,13 @@ int main(int argc, char** argv) {
   auto* input = app.add_option("--input", o.input, "the items themselves, comma separated (e.g. 3,1,6,2,1,3,6)");
   app.add_option("--input-file", o.input_file, "read the items from a file (whitespace separated, # comments)")
       ->excludes(input);
-  app.add_option("--variant", o.variant, "stage 6's counter layout: 0 16-bit atomics, 1 16-bit plain, 2 8-bit plain, 3 per-warp; stage 7's path: 0 chosen from a sample's estimate of the distinct keys (default), 1 shared-memory tables per block, 2 two-level (buckets, then a shared table per bucket), 3 sort + run-length encode, 4 one global table")
-      ->check(CLI::Range(0, 4));
+  app.add_option("--variant", o.variant, "stage 6's counter layout: 0 16-bit atomics, 1 16-bit plain, 2 8-bit plain, 3 per-warp")
+      ->check(CLI::Range(0, 3));
   app.add_option("--blocks-per-sm", o.blocks_per_sm, "stage 6's resident blocks per SM (0: as many as fit)")
       ->check(CLI::Range(0, 32));
   app.add_option("--chunk", o.chunk, "stage 8's items per transfer (default 2^24)")->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 31));
   app.add_option("--streams", o.streams, "stage 8's streams")->check(CLI::Range(1, 16))->capture_default_str();
+  add_stage7_options(app, o);
   app.add_flag("--tune", o.tune, "stage 6: every counter layout and blocks per SM; stage 7: the automatic choice and every path; stage 8: chunk sizes and streams");
   app.add_flag("--targets", o.targets, "after the report, the chapter's goals (set for an H100) against this run's times");
   app.get_option("--print")->description(fmt::format(
@@ -564,6 +619,9 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(0.0, 1e6));
   return wb::run_main(app, argc, argv, [&] {
     if (!o.distinct_text.empty()) o.distinct = parse_count(o.distinct_text, "--distinct");
+    o.hash.path = path_from_label(o.path);
+    o.hash.key_ranges = !o.no_key_ranges;
+    o.hash.hot_keys = !o.no_hot_keys;
     o.input_given = app.count("--input") > 0;
     o.input_file_given = app.count("--input-file") > 0;
     wb::print_device_info_or_exit();

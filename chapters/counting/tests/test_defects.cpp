@@ -1,8 +1,7 @@
-// One regression check per defect of the article that a stage of this chapter fixes (the
-// defect table of the chapter README: D1-D11 of the DCA article, D12-D13 found while writing
-// the chapter). Each check runs a deliberately defective variant (tests/defective*.{cpp,cu},
-// a small mutation of the stage) and shows it fails, then runs the stage on the same input
-// and shows it passes.
+// One regression check per defect of the article that a stage of this chapter fixes
+// (D1-D11, and D12-D13 found while writing the chapter; the README's defect table). Each check
+// runs a deliberately defective variant (tests/defective*.{cpp,cu}, a small mutation of the
+// stage) and shows it fails, then runs the stage on the same input and shows it passes.
 // D5 (cudaDeviceSynchronize in device code) is a compile-time defect: its checks are the
 // ctests counting_D5_defective_rejected and counting_D5_fixed_compiles
 // (chapters/counting/CMakeLists.txt, cuda backend).

@@ -4,14 +4,10 @@
 // distinct values, the extremes, the article's example. The defects' own regression checks
 // are in test_defects.cpp.
 #include <algorithm>
-#include <cstdlib>
-#include <limits>
-#include <random>
 #include <span>
 #include <string>
 #include <vector>
 
-#include "hash_sample.hpp"
 #include "stages.hpp"
 #include "test_common.hpp"
 #include "wb/device_buffer.hpp"
@@ -24,11 +20,6 @@ using i8 = std::int8_t;
 using i64 = std::int64_t;
 
 const bool registered = wb::testing::register_stages(std::span{counting::stages});
-
-template <class T>
-void check_all(int stage, const std::vector<named_input<T>>& inputs, const config& cfg = {}) {
-  for (const auto& in : inputs) check_stage<T>(stage, in.data, in.name, cfg);
-}
 
 }  // namespace
 
@@ -264,229 +255,7 @@ TEST_SUITE("counting/6 privatized") {
   }
 }
 
-// Stage 7 names the path it took (counting::take_stage_note): the solution's note must contain
-// `part`. The exercise track says nothing (its one path is the global table).
-static void expect_path(const std::string& part) {
-  const std::string note = counting::take_stage_note();
-  if constexpr (track::id == counting::track_id::solution) {
-    INFO("stage 7's note: " << note);
-    CHECK(note.find(part) != std::string::npos);
-  }
-}
-
-TEST_SUITE("counting/7 hash table") {
-  TEST_CASE("int64 inputs against std::map") { check_all<i64>(7, int64_inputs(70000, 80)); }
-  TEST_CASE("right, whatever it is told: exact, too few distinct keys (a table fills: the sort counts), nothing") {
-    const auto data = wb::gen::few_distinct<i64>(50'000, wb::testing::seed(81), 3000);
-    for (std::int64_t hint : {3000, 10, 0}) {
-      config cfg;
-      cfg.expected_distinct = hint;
-      check_stage<i64>(7, data, "hint " + std::to_string(hint), cfg);
-    }
-  }
-  TEST_CASE("every path forced: automatic (0), shared tables (1), two-level (2), sort (3), global table (4)") {
-    for (int variant = 0; variant <= 4; ++variant) {
-      config cfg;
-      cfg.variant = variant;
-      CAPTURE(variant);
-      check_all<i64>(7, int64_inputs(20000, 85 + static_cast<std::uint64_t>(variant)), cfg);
-      expect_path(variant == 0 ? "auto: " : "forced: ");
-      cfg.expected_distinct = 5;  // told too few keys: a table fills, the sort counts again
-      check_stage<i64>(7, wb::gen::iota<i64>(30'000, wb::testing::seed(89), true), "told 5, all distinct", cfg);
-      expect_path(variant == 3 ? "sort" : "-> sort");
-    }
-  }
-  TEST_CASE("two-level (forced): sizes off a scatter tile, a hot key that spills, INT64_MAX spilling") {
-    config cfg;
-    cfg.variant = 2;
-    cfg.expected_distinct = 9000;  // 2 buckets (planned for 4608 keys each), each with room for N/2 + N/16 + 1024 items
-    for (std::size_t n : {8191, 8192, 8193, 3 * 8192 + 5}) {
-      CAPTURE(n);
-      check_stage<i64>(7, wb::gen::few_distinct<i64>(n, wb::testing::seed(86), 5000), "off a tile", cfg);
-    }
-    // 90% of the items are one key: its bucket gets far more than its room (N/8 + N/64 +
-    // 1024), so most of them go to the spill table while the first ones are counted in the
-    // bucket's table. That key then has two pairs, which must be added up (a plain write
-    // would list it twice).
-    const std::size_t n = 100'000;
-    auto data = wb::gen::few_distinct<i64>(n, wb::testing::seed(87), 8000);
-    std::mt19937_64 pick(wb::testing::seed(88));
-    for (std::size_t i = 0; i < n; ++i)
-      if (pick() % 10 != 0) data[i] = -42;
-    check_stage<i64>(7, data, "a hot key", cfg);
-    for (std::size_t i = 0; i < n; i += 2) data[i] = std::numeric_limits<i64>::max();
-    check_stage<i64>(7, data, "INT64_MAX as the hot key", cfg);
-    check_stage<i64>(7, std::vector<i64>(n, std::numeric_limits<i64>::max()), "every item INT64_MAX: no pair at all",
-                     cfg);
-    // 3000 keys of bucket 0 (a bucket's number is the top bit of the MurmurHash3
-    // finaliser of the flipped key, as in hash_table.cuh) make up 90% of the items: thousands
-    // of distinct keys spill, more than a scatter block's small spill table holds.
-    auto fmix64 = [](std::uint64_t x) {
-      x ^= x >> 33;
-      x *= 0xff51afd7ed558ccdull;
-      x ^= x >> 33;
-      x *= 0xc4ceb9fe1a85ec53ull;
-      return x ^ (x >> 33);
-    };
-    // `count` distinct keys whose hash has its top `bits` bits zero: bucket 0 of 2^bits.
-    auto keys_of_bucket0 = [&](std::size_t count, int bits) {
-      std::vector<i64> keys;
-      for (std::uint64_t k = 0; keys.size() < count; ++k) {
-        const auto key = static_cast<i64>(k * 0x9e3779b97f4a7c15ull);
-        if (fmix64(static_cast<std::uint64_t>(key) ^ (1ull << 63)) >> (64 - bits) == 0) keys.push_back(key);
-      }
-      return keys;
-    };
-    const std::vector<i64> bucket0 = keys_of_bucket0(3000, 1);
-    for (std::size_t i = 0; i < n; ++i)
-      if (pick() % 10 != 0) data[i] = bucket0[pick() % bucket0.size()];
-    check_stage<i64>(7, data, "3000 keys of one bucket spill", cfg);
-    // Told 5000 keys there are 2 buckets and a spill table of 12512 slots (for N/16 keys):
-    // bucket 0 (top bit) gets every item, 6000 keys first, then 20000 others, which spill.
-    // Either the spill table or (where the scatter's blocks took places out of input order)
-    // the bucket's table fills, and the sort counts again.
-    const std::vector<i64> half0 = keys_of_bucket0(26000, 1);
-    for (std::size_t i = 0; i < n; ++i) data[i] = i < 57000 ? half0[i % 6000] : half0[6000 + i % 20000];
-    config spill_too_small;
-    spill_too_small.variant = 2;
-    spill_too_small.expected_distinct = 5000;
-    check_stage<i64>(7, data, "the spill table overflows", spill_too_small);
-    expect_path("two-level, 2 buckets full -> sort");
-  }
-  TEST_CASE("two-level (forced), buckets by key range: evenly spread keys, extremes, keys outside the sample's range") {
-    config cfg;
-    cfg.variant = 2;
-    // few_distinct spreads its values evenly over the whole int64 range, INT64_MIN and
-    // INT64_MAX among them: buckets by value hold about as many keys each.
-    const auto spread = wb::gen::few_distinct<i64>(100'000, wb::testing::seed(97), 40'000);
-    check_stage<i64>(7, spread, "40000 evenly spread keys", cfg);
-    expect_path("by key range");
-    setenv("COUNTING_STAGE7_RANGE", "0", 1);  // the same by hash
-    check_stage<i64>(7, spread, "40000 evenly spread keys, buckets by hash", cfg);
-    unsetenv("COUNTING_STAGE7_RANGE");
-    {
-      const std::string note = counting::take_stage_note();
-      CHECK(note.find("by key range") == std::string::npos);
-    }
-    // The sampled items spread over [-10^6, 10^6]; a few others lie outside it (below the
-    // sample's min: bucket 0; above its max: the last bucket), INT64_MIN and INT64_MAX too.
-    const std::int64_t n = 150'000;
-    std::mt19937_64 pick(wb::testing::seed(98));
-    std::vector<i64> data(static_cast<std::size_t>(n));
-    for (auto& v : data) v = static_cast<i64>(pick() % 2'000'001) - 1'000'000;
-    const i64 outside[] = {std::numeric_limits<i64>::min(), std::numeric_limits<i64>::min() + 1, -1'000'001,
-                           1'000'001, std::numeric_limits<i64>::max() - 1, std::numeric_limits<i64>::max()};
-    std::vector<bool> sampled(static_cast<std::size_t>(n));  // the sample's places keep their keys
-    for (std::int64_t s = 0; s < sample::sample_size(n); ++s) sampled[static_cast<std::size_t>(sample::position(s, n))] = true;
-    for (std::int64_t i = 0, k = 0; i < n && k < 600; ++i)
-      if (!sampled[static_cast<std::size_t>(i)]) data[static_cast<std::size_t>(i)] = outside[k++ % 6];
-    check_stage<i64>(7, data, "keys outside the sample's range", cfg);
-    expect_path("by key range");
-    // Evenly spread keys and 5 hot ones (each 3% of the items): buckets by key range, the hot
-    // keys counted by the scatter and added into their buckets' tables.
-    for (auto& v : data) {
-      const auto r = pick() % 100;
-      const auto k = r < 15 ? static_cast<i64>(r % 5) * 8000 + 1234 : static_cast<i64>(pick() % 40000);
-      v = k * 230'584'300'921'369 - 4'611'686'018'427'387'904;
-    }
-    check_stage<i64>(7, data, "evenly spread keys and 5 hot ones", cfg);
-    expect_path("by key range, 5 hot keys");
-    // The sample spreads evenly, the other items are 30000 keys packed at one end: that bucket
-    // takes far more than its room and spills; spilled pairs are not merged by key range, so
-    // the sort counts, right.
-    for (std::int64_t i = 0; i < n; ++i) data[static_cast<std::size_t>(i)] = static_cast<i64>(pick() % 30000) + 5'000'000;
-    for (std::int64_t i = 0; i < sample::sample_size(n); ++i)
-      data[static_cast<std::size_t>(sample::position(i, n))] = static_cast<i64>(i) * 122'000'000'000'000 - 4'000'000'000'000'000'000;
-    check_stage<i64>(7, data, "sample spread, the rest packed in one bucket", cfg);
-    expect_path("by key range full -> sort");
-  }
-  TEST_CASE("two-level (forced) with 2048 buckets (the scatter's shape for more than 1024)") {
-    // So many buckets need millions of keys; COUNTING_STAGE7_BUCKET_BITS forces them here.
-    config cfg;
-    cfg.variant = 2;
-    auto data = wb::gen::few_distinct<i64>(20'000, wb::testing::seed(96), 3000);
-    data[7] = std::numeric_limits<i64>::max();
-    data[8] = std::numeric_limits<i64>::min();
-    setenv("COUNTING_STAGE7_BUCKET_BITS", "11", 1);
-    check_stage<i64>(7, data, "2048 buckets", cfg);
-    unsetenv("COUNTING_STAGE7_BUCKET_BITS");
-    expect_path("2048 buckets");
-  }
-  TEST_CASE("two-level (forced): hot keys counted beside the buckets, INT64_MIN among them, more than the list holds") {
-    config cfg;
-    cfg.variant = 2;
-    const std::size_t n = 100'000;
-    std::mt19937_64 pick(wb::testing::seed(95));
-    // 20% INT64_MIN, 60% over 300 keys (about 130 sample hits each: hot), 20% over 20000 keys
-    // and INT64_MAX (never hot: it is counted on the side).
-    std::vector<i64> data(n);
-    for (auto& v : data) {
-      const auto r = pick() % 100;
-      v = r < 20 ? std::numeric_limits<i64>::min()
-          : r < 80 ? static_cast<i64>(pick() % 300) * 1'000'003
-          : r < 95 ? static_cast<i64>(pick() % 20000) - 5'000'000'000
-                   : std::numeric_limits<i64>::max();
-    }
-    check_stage<i64>(7, data, "301 hot keys", cfg);
-    expect_path("hot keys");
-    // 70% over 700 keys (about 65 sample hits each: hot, but only max_hot = 512 are listed;
-    // the rest go to their buckets), 30% over 20000 keys.
-    for (auto& v : data)
-      v = pick() % 10 < 7 ? static_cast<i64>(pick() % 700) * -77 : static_cast<i64>(pick() % 20000) + 1'000'000;
-    check_stage<i64>(7, data, "700 hot keys, 512 listed", cfg);
-    expect_path("512 hot keys");
-  }
-  TEST_CASE("INT64_MAX (the empty-slot pattern) counted on the side, among many keys") {
-    auto data = wb::gen::uniform<i64>(20'000, wb::testing::seed(82));
-    for (std::size_t i = 0; i < data.size(); i += 3) data[i] = std::numeric_limits<i64>::max();
-    check_stage<i64>(7, data, "a third of the items are INT64_MAX");
-  }
-  TEST_CASE("a sample that says few distinct keys while the rest are all distinct: the shared tables fill, the sort counts") {
-    const std::int64_t n = 150'000;
-    auto data = wb::gen::iota<i64>(static_cast<std::size_t>(n), wb::testing::seed(92), true);  // all distinct
-    for (std::int64_t i = 0; i < sample::sample_size(n); ++i) data[static_cast<std::size_t>(sample::position(i, n))] = -7;
-    check_stage<i64>(7, data, "sampled items all -7, the others distinct");
-    expect_path("auto: est. 1 distinct -> shared tables full -> sort");
-    // Between the two: the sample sees 100 keys, the other items hold 40000 (three tables' worth).
-    std::mt19937_64 pick(wb::testing::seed(93));
-    for (auto& v : data) v = static_cast<i64>(pick() % 40000);
-    for (std::int64_t i = 0; i < sample::sample_size(n); ++i)
-      data[static_cast<std::size_t>(sample::position(i, n))] = 1'000'000 + static_cast<i64>(i % 100);
-    check_stage<i64>(7, data, "sampled items 100 keys, the others 40000");
-    expect_path("auto: est. 100 distinct -> shared tables full -> sort");
-  }
-  TEST_CASE("a sample that says all distinct while the rest is one key: counted without tables, right") {
-    const std::int64_t n = 150'000;
-    std::vector<i64> data(static_cast<std::size_t>(n), 5);
-    for (std::int64_t i = 0; i < sample::sample_size(n); ++i)
-      data[static_cast<std::size_t>(sample::position(i, n))] = 1000 + 3 * i;
-    check_stage<i64>(7, data, "sampled items distinct, the others all 5");
-    expect_path("auto: est. 2^17.2 distinct -> two-level");
-    config cfg;
-    // Forced to the shared tables, 8 partitions: on the cpu backend (smaller tables) they hold
-    // the 65537 keys only in part and the sort counts; on a GPU they hold them.
-    cfg.variant = 1;
-    check_stage<i64>(7, data, "sampled items distinct, the others all 5, shared tables", cfg);
-    expect_path("forced: est. 2^17.2 distinct -> shared tables, 8 partitions");
-  }
-  TEST_CASE("[gpu] 2^22 keys, 2^16 distinct, 2^20 all distinct, zipf-like over 2^10, every path (WB_LARGE=1)" *
-            doctest::skip(!large_tests_enabled())) {
-    const std::vector<named_input<i64>> inputs{
-        {"few", wb::gen::few_distinct<i64>(std::size_t{1} << 22, wb::testing::seed(83), 1 << 16)},
-        {"all distinct", wb::gen::iota<i64>(std::size_t{1} << 20, wb::testing::seed(84), true)},
-        {"zipf", wb::gen::zipf<i64>(std::size_t{1} << 22, wb::testing::seed(94), 1 << 10)}};
-    for (const auto& in : inputs) {
-      const auto expected = reference_table<i64>(in.data);  // once per input: std::map on 2^22 keys takes seconds
-      for (int variant = 0; variant <= 4; ++variant) {
-        config cfg;
-        cfg.variant = variant;
-        INFO("input: " << in.name << ", variant " << variant);
-        COUNTING_CHECK_TABLE(expected, run_stage<i64>(7, in.data, cfg));
-      }
-    }
-  }
-
-}
+// Stage 7's checks are in test_hash_table.cpp.
 
 TEST_SUITE("counting/8 pipeline") {
   TEST_CASE("int8 inputs against std::map, chunks of 1000 on 3 streams") {
