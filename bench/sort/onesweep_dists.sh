@@ -2,14 +2,16 @@
 # Stage 5 against CUB's radix sort (SortKeys / SortPairs) on every distribution, for a GPU
 # machine: builds the sort chapter (cuda backend), runs stage 5's checks on the GPU (with
 # compute-sanitizer's memcheck over the skipped-pass check), then the sweep of
-# experiments/onesweep_vs_cub.cu: every key type, 2^20, 2^24 and 2^28 keys, every
+# bench/sort/experiments/onesweep_vs_cub.cu: every key type, 2^20, 2^24 and 2^28 keys, every
 # distribution of device_input.cuh (uniform, few, equal, sorted, low31, topbyte, reversed,
 # extremes, narrow), keys only, and key-value for uint32 and int64. Each row says how many
 # passes stage 5 sorted (the plan it wrote) and is checked against CUB's output.
 #
-#   OUT=/some/dir chapters/sort/onesweep_dists.sh [--deps DIR] [--quick]
+#   OUT=/some/dir bench/sort/onesweep_dists.sh [--build DIR] [--fresh] [--deps DIR] [--quick]
 #
-#   --quick  2^24 keys only, keys only (a minute)
+#   --build DIR  the cuda build folder (default: build-cuda/, the cuda preset's); --fresh empties it first
+#   --deps DIR   folder whose include/ holds doctest/, CLI/ and fmt/ (default: .carry if present)
+#   --quick      2^24 keys only, keys only (a minute)
 #
 # $OUT/onesweep_dists.csv   one line a run (type, dist, n, pairs, passes, sorted_passes,
 #                           stage5_ms, stage5_min_ms, cub_ms, cub_over_stage5, verified)
@@ -18,9 +20,12 @@
 # $OUT/logs.tar.gz          every log
 set -uo pipefail
 cd "$(dirname "$0")/../.."
-source common/scripts/gpu_check_lib.sh
-gpu_check_start sort "$@"
-gpu_check_build "scan;sort" sort_tests sort_onesweep_vs_cub
+source bench/common/lib.sh
+gpu_check_args sort "$@"
+gpu_check_no_more_args
+gpu_check_start
+gpu_check_build sort_tests sort_onesweep_vs_cub
+sweep_exe="$build/bench/sort/sort_onesweep_vs_cub"
 
 stamp "stage 5 checks"
 "$dir/sort_tests" --test-suite="sort/5*" >"$work/logs/stage5_tests.log" 2>&1
@@ -36,10 +41,10 @@ sizes=20,24,28
 [ $quick -eq 1 ] && sizes=24
 status=0
 for type in uint32 int32 float int64; do
-  "$dir/sort_onesweep_vs_cub" --type $type --log2n $sizes --dist all --reps 10 --csv "$csv" \
+  "$sweep_exe" --type $type --log2n $sizes --dist all --reps 10 --csv "$csv" \
     >>"$work/logs/sweep.log" 2>&1 || status=1
   if [ $quick -eq 0 ] && { [ $type = uint32 ] || [ $type = int64 ]; }; then
-    "$dir/sort_onesweep_vs_cub" --type $type --log2n $sizes --dist all --reps 10 --pairs --csv "$csv" \
+    "$sweep_exe" --type $type --log2n $sizes --dist all --reps 10 --pairs --csv "$csv" \
       >>"$work/logs/sweep.log" 2>&1 || status=1
   fi
 done
