@@ -12,20 +12,10 @@
 // the sort chapter's merge sort uses it.
 #pragma once
 
+#include "wb/device/min_max.hpp"
 #include "wb/runtime.hpp"
 
 namespace wb::device {
-
-namespace detail {
-template <class T>
-__host__ __device__ constexpr T min_of(T a, T b) {
-  return b < a ? b : a;
-}
-template <class T>
-__host__ __device__ constexpr T max_of(T a, T b) {
-  return a < b ? b : a;
-}
-}  // namespace detail
 
 // The search itself, over a range [low, high] already known to hold the answer (the whole
 // range for co_rank_lower_bound below; a narrower one after a coarse search on samples).
@@ -48,7 +38,7 @@ __host__ __device__ inline Index co_rank_lower_bound_within(Index k, const K* A,
 template <class K, class Index>
 __host__ __device__ inline Index co_rank_lower_bound(Index k, const K* A, Index m, const K* B, Index n) {
   // The answer lies in [max(0, k-n), min(k, m)].
-  return co_rank_lower_bound_within(k, A, B, detail::max_of<Index>(0, k - n), detail::min_of(k, m));
+  return co_rank_lower_bound_within(k, A, B, max_of<Index>(0, k - n), min_of(k, m));
 }
 
 }  // namespace wb::device
