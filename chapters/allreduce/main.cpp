@@ -1,0 +1,2 @@
+// Placeholder until the shared chapter driver lands.
+int main() { return 0; }
