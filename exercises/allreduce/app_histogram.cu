@@ -17,25 +17,10 @@ namespace allreduce::WB_TRACK {
 
 void histogram_across_gpus(team& t, app_workspace& ws, std::span<const std::int8_t* const> items,
                            std::span<const std::int64_t> counts, std::span<std::uint64_t* const> bins) {
-  const int G = t.size();
-  buffers<std::int64_t> sums;  // the counts are 64-bit: as int64 they add the same bits
-  sums.n = 256;
-  t.for_each_rank([&](int r) {
-    app_rank& a = ws.ranks[static_cast<std::size_t>(r)];
-    ensure(a.local_bins, 256);
-    WB_CHECK(cudaMemsetAsync(a.local_bins.data(), 0, 256 * sizeof(std::uint64_t), t.stream(r)));
-    counting::solution::histogram_privatized_accumulate(items[static_cast<std::size_t>(r)],
-                                                        counts[static_cast<std::size_t>(r)], a.local_bins.data(), {},
-                                                        t.stream(r));
-    sums.in.push_back(reinterpret_cast<const std::int64_t*>(a.local_bins.data()));
-    sums.out.push_back(reinterpret_cast<std::int64_t*>(bins[static_cast<std::size_t>(r)]));
-  });
-  if (G == 1) {
-    device_scope on(t.device(0));
-    WB_CHECK(cudaMemcpyAsync(sums.out[0], sums.in[0], 256 * sizeof(std::uint64_t), cudaMemcpyDeviceToDevice, t.stream(0)));
-    return;
-  }
-  allreduce_one_shot(t, sums);
+  // TODO(allreduce/6): every rank counts its items into its own 256 bins (zero them, then the
+  // counting chapter's histogram_privatized_accumulate on the rank's stream), then all-reduce
+  // the bins into bins[r] with your stage 4 one-shot (the counts are 64-bit: as int64 they add
+  // the same bits).
 }
 
 }  // namespace allreduce::WB_TRACK

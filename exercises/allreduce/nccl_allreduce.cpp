@@ -26,18 +26,9 @@ constexpr ncclDataType_t nccl_type() {
 
 template <class T>
 void allreduce_nccl(team& t, const buffers<T>& b) {
-#if defined(WB_HAVE_NCCL)
-  for (int r = 0; r < t.size(); ++r) t.nccl(r);  // made before the group (they are not calls of it)
-  WB_NCCL_CHECK(ncclGroupStart());
-  for (int r = 0; r < t.size(); ++r) {
-    WB_NCCL_CHECK(ncclAllReduce(b.in[r], b.out[r], static_cast<std::size_t>(b.n), nccl_type<T>(), ncclSum, t.nccl(r),
-                                t.stream(r)));
-  }
-  WB_NCCL_CHECK(ncclGroupEnd());
-#else
-  (void)b;
-  throw std::runtime_error(t.nccl_unavailable());
-#endif
+  // TODO(allreduce/5): one ncclAllReduce per rank (its communicator t.nccl(r), made before the
+  // group; its stream), all between ncclGroupStart and ncclGroupEnd. Where the build has no
+  // NCCL, throw std::runtime_error(t.nccl_unavailable()).
 }
 
 #define INSTANTIATE(T) template void allreduce_nccl<T>(team&, const buffers<T>&);

@@ -27,13 +27,10 @@ struct rank_flags {
 };
 
 __device__ __forceinline__ void barrier_across_ranks(const rank_flags& flags, std::uint64_t value) {
-  __syncthreads();
-  const int q = static_cast<int>(threadIdx.x);
-  if (q < flags.ranks && q != flags.rank) {
-    wb::sys::store_release(flags.of[q] + blockIdx.x * max_ranks + flags.rank, value);
-    wb::sys::wait_at_least(flags.of[flags.rank] + blockIdx.x * max_ranks + q, value);
-  }
-  __syncthreads();
+  // TODO(allreduce/4): block b of this rank tells block b of every other rank that it has come
+  // this far (a release store of `value` into its flag slot in that rank's memory), then waits
+  // until each of them has said the same (acquire loads of our slots), with the whole block
+  // stopped before and after.
 }
 
 }  // namespace allreduce::WB_TRACK

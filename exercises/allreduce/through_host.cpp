@@ -14,34 +14,9 @@ namespace allreduce::WB_TRACK {
 
 template <class T>
 void allreduce_through_host(team& t, const buffers<T>& b) {
-  const int G = t.size();
-  const auto n = static_cast<std::size_t>(b.n);
-  if (n == 0) return;
-  const std::size_t bytes = n * sizeof(T);
-  // Pinned staging: G vectors in, one sum out (pinned memory is what the copy engines can
-  // reach directly; pageable memory would be staged through a driver buffer).
-  T* staged = static_cast<T*>(t.host_staging((G + 1) * bytes));
-  T* sum = staged + static_cast<std::size_t>(G) * n;
-
-  // Down: each rank's copy on its own stream, after the work queued there before.
-  t.for_each_rank([&](int r) {
-    WB_CHECK(cudaMemcpyAsync(staged + static_cast<std::size_t>(r) * n, b.in[r], bytes, cudaMemcpyDeviceToHost,
-                             t.stream(r)));
-  });
-  t.for_each_rank([&](int r) { WB_CHECK(cudaStreamSynchronize(t.stream(r))); });
-
-  // Add on the host, in rank order (the specification's order: the same bits).
-  std::memcpy(sum, staged, bytes);
-  for (int r = 1; r < G; ++r) {
-    const T* in = staged + static_cast<std::size_t>(r) * n;
-    for (std::size_t i = 0; i < n; ++i) sum[i] = add(sum[i], in[i]);
-  }
-
-  // Up: and wait, since `sum` is reused by the next call.
-  t.for_each_rank([&](int r) {
-    WB_CHECK(cudaMemcpyAsync(b.out[r], sum, bytes, cudaMemcpyHostToDevice, t.stream(r)));
-  });
-  t.for_each_rank([&](int r) { WB_CHECK(cudaStreamSynchronize(t.stream(r))); });
+  // TODO(allreduce/1): copy every rank's input to the team's pinned staging memory (each copy on
+  // the rank's stream), wait, add the vectors on the host in rank order, copy the sum to every
+  // rank's output, and wait again (the staging memory is reused by the next call).
 }
 
 #define INSTANTIATE(T) template void allreduce_through_host<T>(team&, const buffers<T>&);

@@ -33,40 +33,10 @@ struct two_shot_args {
 };
 
 template <class T>
-__device__ __forceinline__ void store_everywhere(const two_shot_args<T>& a, std::int64_t v, const vec16<T>& sum) {
-  for (int q = 0; q < a.out.count; ++q) {
-    auto* dst = reinterpret_cast<vec16<T>*>(const_cast<T*>(a.out.at[q])) + v;
-    if (q == a.flags.rank) {
-      *dst = sum;
-    } else {
-      wb::peer_store(dst, sum);
-    }
-  }
-}
-
-template <class T>
 __global__ void two_shot_kernel(two_shot_args<T> a) {
-  barrier_across_ranks(a.flags, 2 * a.epoch - 1);
-  const std::int64_t stride = wb::grid_thread_count();
-  constexpr int W = vec16<T>::width;
-  // The segment starts on a whole vector (segment_align); its whole vectors, then its tail.
-  const std::int64_t first_vec = a.begin / W;
-  const std::int64_t end_vec = a.vectorized ? a.end / W : first_vec;
-  for (std::int64_t v = first_vec + wb::global_thread_index(); v < end_vec; v += stride) {
-    store_everywhere(a, v, sum_vec(a.in, v));
-  }
-  for (std::int64_t i = end_vec * W + wb::global_thread_index(); i < a.end; i += stride) {
-    const T sum = sum_scalar(a.in, i);
-    for (int q = 0; q < a.out.count; ++q) {
-      T* dst = const_cast<T*>(a.out.at[q]) + i;
-      if (q == a.flags.rank) {
-        *dst = sum;
-      } else {
-        wb::peer_store(dst, sum);
-      }
-    }
-  }
-  barrier_across_ranks(a.flags, 2 * a.epoch);  // release: our segment is in every output
+  // TODO(allreduce/4): meet the other ranks, add this rank's segment [begin, end) of every rank's
+  // input, store the sum into every rank's output (wb::peer_store into the others'), and meet
+  // them again: the barrier's release store is what makes those peer stores visible first.
 }
 
 template <class T>

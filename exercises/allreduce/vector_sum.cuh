@@ -12,22 +12,16 @@ namespace allreduce::WB_TRACK {
 // Vector v (elements [v * width, (v + 1) * width)) of each term, added in term order.
 template <class T>
 __device__ __forceinline__ vec16<T> sum_vec(const pointer_list<T>& terms, std::int64_t v) {
-  vec16<T> acc = reinterpret_cast<const vec16<T>*>(terms.at[0])[v];
-  // Unrolled over the most terms there can be: the loads do not depend on each other, so the
-  // compiler issues them all before the first addition waits for one.
-#pragma unroll
-  for (int k = 1; k < max_ranks; ++k) {
-    if (k < terms.count) acc = add(acc, reinterpret_cast<const vec16<T>*>(terms.at[k])[v]);
-  }
-  return acc;
+  // TODO(allreduce/2): load 16 bytes (a vec16<T>) at index v of every term and add them in term
+  // order with allreduce::add.
+  return {};
 }
 
 // Element i of each term, added in term order (the tail past the last whole vector).
 template <class T>
 __device__ __forceinline__ T sum_scalar(const pointer_list<T>& terms, std::int64_t i) {
-  T acc = terms.at[0][i];
-  for (int k = 1; k < terms.count; ++k) acc = add(acc, terms.at[k][i]);
-  return acc;
+  // TODO(allreduce/2): the same for one element.
+  return {};
 }
 
 }  // namespace allreduce::WB_TRACK
