@@ -57,7 +57,7 @@ struct config {
 // Stage 3's defaults, and the limits every stage 4 launch keeps (its flags hold one slot per
 // block and rank).
 inline constexpr std::int64_t default_chunk_bytes = std::int64_t{4} << 20;
-inline constexpr std::int64_t min_chunk_bytes = 256;
+inline constexpr std::int64_t min_chunk_bytes = 16;
 inline constexpr int max_blocks = 256;
 inline constexpr int default_threads = 512;
 

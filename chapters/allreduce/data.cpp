@@ -97,6 +97,13 @@ std::vector<std::vector<T>> rank_vectors<T>::outputs() const {
 }
 
 template <class T>
+std::vector<T> rank_vectors<T>::output(int r, std::int64_t count) const {
+  team_->synchronize();
+  device_scope on(team_->device(r));
+  return out_.at(static_cast<std::size_t>(r)).to_host(static_cast<std::size_t>(count));
+}
+
+template <class T>
 std::vector<double> order_tolerance(std::span<const std::vector<T>> inputs) {
   if constexpr (!std::is_floating_point_v<T>) {
     return {};

@@ -35,6 +35,8 @@ class rank_vectors {
   void poison();
   // Every rank's output, read back after the ranks' streams are done.
   std::vector<std::vector<T>> outputs() const;
+  // Rank r's first `count` outputs (after the ranks' streams are done).
+  std::vector<T> output(int r, std::int64_t count) const;
 
  private:
   team* team_;

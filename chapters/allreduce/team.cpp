@@ -178,6 +178,25 @@ void team::synchronize() {
   }
 }
 
+// Events 100 and 101 of each rank: the timing's fork and join (any stage's record and wait
+// pairs are issued before or after, never between).
+void team::fork() {
+  cudaEvent_t start = event(0, 100);
+  {
+    device_scope on(device(0));
+    WB_CHECK(cudaEventRecord(start, stream(0)));
+  }
+  for_each_rank([&](int r) {
+    if (r != 0) WB_CHECK(cudaStreamWaitEvent(stream(r), start, 0));
+  });
+}
+
+void team::join() {
+  for_each_rank([&](int r) { WB_CHECK(cudaEventRecord(event(r, 101), stream(r))); });
+  device_scope on(device(0));
+  for (int r = 1; r < size(); ++r) WB_CHECK(cudaStreamWaitEvent(stream(0), event(r, 101), 0));
+}
+
 std::int64_t part_begin(std::int64_t p, std::int64_t parts, std::int64_t n, std::int64_t align) {
   if (parts < 1 || align < 1 || p < 0 || p > parts) throw std::invalid_argument("part_begin: bad arguments");
   if (p == parts) return n;

@@ -67,6 +67,12 @@ class team {
   void for_each_rank(const std::function<void(int)>& fn);
   // The host waits for every rank's three streams.
   void synchronize();
+  // Timing across GPUs on rank 0's clock: fork() makes every rank's stream wait until rank 0's
+  // stream reaches this point, join() makes rank 0's stream wait for every rank's. Between a
+  // fork and a join the legacy default stream of rank 0's GPU, where wb::time_gpu records its
+  // events, brackets the work of every rank.
+  void fork();
+  void join();
 
  private:
   struct rank_state {

@@ -2,6 +2,7 @@
 #include "trace.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <stdexcept>
 #include <tuple>
@@ -97,8 +98,15 @@ void ring_trace_svg(const std::vector<ring_transfer>& plan, int ranks, std::int6
     const double x = left + col * c + 14 + (col - 28) * from / std::max(ranks, 1);
     const double y0 = top + lane * from + lane / 2, y1 = top + lane * to + lane / 2;
     const std::string color = colors[m.segment % 8];
-    doc.line(x, y0, x + 12, y1 + (y1 > y0 ? -5 : 5),
-             {{"stroke", color}, {"stroke-width", "2"}});
+    const double x1 = x + 12, y_end = y1 + (y1 > y0 ? -5 : 5);
+    doc.line(x, y0, x1, y_end, {{"stroke", color}, {"stroke-width", "2"}});
+    // The arrowhead: a small triangle along the line's direction.
+    const double dx = x1 - x, dy = y_end - y0, len = std::sqrt(dx * dx + dy * dy);
+    const double ux = dx / len, uy = dy / len;
+    doc.path(fmt::format("M {} {} L {} {} L {} {} Z", wb::svg::number(x1 + 4 * ux), wb::svg::number(y_end + 4 * uy),
+                         wb::svg::number(x1 - 5 * ux + 4 * uy), wb::svg::number(y_end - 5 * uy - 4 * ux),
+                         wb::svg::number(x1 - 5 * ux - 4 * uy), wb::svg::number(y_end - 5 * uy + 4 * ux)),
+             {{"fill", color}});
     doc.circle(x, y0, 3, {{"fill", color}});
     doc.text(x + 14, y1 + (y1 > y0 ? -8 : 14), fmt::format("s{}", m.segment),
              {{"font-size", "10"}, {"fill", color}, {"font-family", "sans-serif"}});

@@ -54,6 +54,7 @@ TEST_SUITE("allreduce/0 sequential") {
     CHECK(spec<float>({{1e8f}, {1.0f}, {-1e8f}}) == std::vector<float>{0.0f});
     CHECK(spec<float>({{-1e8f}, {1e8f}, {1.0f}}) == std::vector<float>{1.0f});
     const auto nan = spec<float>({{1.0f, 2.0f}, {std::numeric_limits<float>::quiet_NaN(), 3.0f}});
+    REQUIRE(nan.size() == 2);
     CHECK(std::isnan(nan[0]));
     CHECK(nan[1] == 5.0f);
   }
