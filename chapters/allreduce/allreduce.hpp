@@ -49,14 +49,17 @@ struct buffers {
 
 // Knobs; 0 means the stage's default.
 struct config {
-  std::int64_t chunk_bytes = 0;  // stage 3: bytes per piece of a segment (the pipeline's unit)
+  std::int64_t chunk_bytes = 0;  // stage 3: bytes per piece of a segment (the pipeline's unit); 0: auto
   int blocks = 0;                // stage 4: blocks per rank
   int threads = 0;               // stage 4: threads per block
 };
 
-// Stage 3's defaults, and the limits every stage 4 launch keeps (its flags hold one slot per
-// block and rank).
-inline constexpr std::int64_t default_chunk_bytes = std::int64_t{4} << 20;
+// Stage 3's default pieces: each segment in about 16 of them (a longer pipeline fills and
+// drains in a smaller share of the time, but every piece costs the host a copy, a launch and a
+// few events to issue), at least 256 KiB each. The limits every stage 4 launch keeps (its
+// flags hold one slot per block and rank).
+inline constexpr std::int64_t default_pieces_per_segment = 16;
+inline constexpr std::int64_t min_default_chunk_bytes = std::int64_t{256} << 10;
 inline constexpr std::int64_t min_chunk_bytes = 16;
 inline constexpr int max_blocks = 256;
 inline constexpr int default_threads = 512;

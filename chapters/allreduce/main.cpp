@@ -219,9 +219,9 @@ int run(options& opt) {
   const int D = opt.devices > 0 ? opt.devices : std::min(G, visible);
   if (D > visible) throw wb::usage_error(fmt::format("--devices {}: {} GPUs visible", D, visible));
   if (D > G) throw wb::usage_error(fmt::format("--devices {} for {} ranks: at most one GPU per rank", D, G));
-  const std::int64_t chunk = resolve(opt.cfg, 1, sizeof(T), G).chunk_bytes / static_cast<std::int64_t>(sizeof(T));
   if (opt.trace) {
     const std::int64_t n = opt.input_given ? static_cast<std::int64_t>(inputs[0].size()) : std::max<std::int64_t>(opt.n, 0);
+    const std::int64_t chunk = resolve(opt.cfg, n, sizeof(T), G).chunk_bytes / static_cast<std::int64_t>(sizeof(T));
     const auto plan = WB_WITH_TRACK(allreduce, wb::track_named(opt.common.track), { return tr::ring_schedule(G, n, chunk); });
     std::fputs(ring_trace_text(plan, G, n, chunk).c_str(), stdout);
     if (!opt.svg.empty()) ring_trace_svg(plan, G, n, opt.svg);
@@ -268,7 +268,7 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"uniform", "small", "extremes"}))
       ->capture_default_str();
   app.add_option("--input", opt.input, "explicit vectors, ';' between GPUs: \"1,2,3;4,5,6\"");
-  wb::add_size_option(app, "--chunk", opt.cfg.chunk_bytes, "stage 3: bytes per piece (default 4 MiB)");
+  wb::add_size_option(app, "--chunk", opt.cfg.chunk_bytes, "stage 3: bytes per piece (default: 1/16 of a segment, at least 256 KiB)");
   wb::add_size_option(app, "--blocks", opt.cfg.blocks, "stage 4: blocks per GPU (default: enough, at most one per SM)");
   wb::add_size_option(app, "--threads", opt.cfg.threads, "stage 4: threads per block (default 512)");
   app.add_flag("--sweep", opt.sweep, "every stage and NCCL at every message size from 8 B to --sweep-max, doubling");

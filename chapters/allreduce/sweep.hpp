@@ -79,7 +79,6 @@ int run_sweep(team& t, const options& opt) {
   inputs.clear();
   inputs.shrink_to_fit();
   const buffers<T> all = data.view();
-  const config cfg = resolve(opt.cfg, n_max, sizeof(T), G);
   const link_rates link = measure_link(t);
 
   struct entry {
@@ -108,6 +107,7 @@ int run_sweep(team& t, const options& opt) {
     if (n == 0) continue;
     buffers<T> b = all;
     b.n = n;
+    const config cfg = resolve(opt.cfg, n, sizeof(T), G);  // the ring's pieces follow the size
     for (const entry& e : entries) {
       sweep_row row{e.name, bytes, std::nullopt, false, ""};
       if (e.stage == 5 && !t.nccl_unavailable().empty()) continue;

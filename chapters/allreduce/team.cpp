@@ -209,7 +209,11 @@ config resolve(const config& requested, std::int64_t n, std::size_t elem_bytes, 
   if (n < 0) throw std::invalid_argument("n must be >= 0");
   if (ranks < 1 || ranks > max_ranks) throw std::invalid_argument(fmt::format("1 to {} ranks, not {}", max_ranks, ranks));
   config c = requested;
-  if (c.chunk_bytes == 0) c.chunk_bytes = default_chunk_bytes;
+  if (c.chunk_bytes == 0) {
+    const std::int64_t segment_bytes = n * static_cast<std::int64_t>(elem_bytes) / ranks;
+    const std::int64_t piece = (segment_bytes + default_pieces_per_segment - 1) / default_pieces_per_segment;
+    c.chunk_bytes = std::max(min_default_chunk_bytes, (piece + 4095) / 4096 * 4096);
+  }
   if (c.chunk_bytes < min_chunk_bytes || c.chunk_bytes % 16 != 0) {
     throw std::invalid_argument(fmt::format("--chunk: {} bytes; a piece is a multiple of 16 bytes, at least {}",
                                             c.chunk_bytes, min_chunk_bytes));
@@ -221,7 +225,6 @@ config resolve(const config& requested, std::int64_t n, std::size_t elem_bytes, 
   if (c.blocks < 0 || c.blocks > max_blocks) {
     throw std::invalid_argument(fmt::format("--blocks: {}; 1 to {} blocks per rank (0: the default)", c.blocks, max_blocks));
   }
-  (void)elem_bytes;
   return c;
 }
 

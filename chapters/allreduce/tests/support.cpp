@@ -83,7 +83,7 @@ void battery_for_type(variant v, const config& cfg, std::uint64_t seed) {
   const shape shapes[] = {{1, 1}, {2, 2}, {3, 3}, {3, 2}, {2, 1}};
   // Around the 16-byte vector, the four-element segment alignment, and (stage 3 with 256-byte
   // pieces) the piece boundaries of each segment.
-  const std::int64_t piece = (cfg.chunk_bytes > 0 ? cfg.chunk_bytes : default_chunk_bytes) / static_cast<std::int64_t>(sizeof(T));
+  const std::int64_t piece = (cfg.chunk_bytes > 0 ? cfg.chunk_bytes : min_default_chunk_bytes) / static_cast<std::int64_t>(sizeof(T));
   for (const shape s : shapes) {
     auto t = make_team(s.ranks, s.devices);
     if (v == variant::nccl && !t->nccl_unavailable().empty()) {
