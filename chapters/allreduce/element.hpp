@@ -33,7 +33,6 @@ struct alignas(16) vec16 {
 
 template <class T>
 __host__ __device__ __forceinline__ vec16<T> add(vec16<T> a, const vec16<T>& b) {
-#pragma unroll
   for (int j = 0; j < vec16<T>::width; ++j) a.v[j] = add(a.v[j], b.v[j]);
   return a;
 }

@@ -15,9 +15,10 @@
 #include "wb/system_scope.hpp"
 #include "wb/testing.hpp"
 
-namespace {
+namespace wb_test_devices {
 
-// The kernels compile on both backends (with nvcc: a compile check of wb/system_scope.hpp).
+// The kernels compile on both backends (with nvcc: a compile check of wb/system_scope.hpp;
+// outside an anonymous namespace, so that nvcc does not call them unused there).
 
 // out[i] = in[i] + 1 (reads whatever in holds when it runs)
 __global__ void add_one(const int* in, int* out, int n) {
@@ -65,11 +66,13 @@ __global__ void consume(const int* data, const std::uint64_t* flag, int* copy, s
 
 __global__ void store_flag(std::uint64_t* flag) { wb::sys::store_release(flag, std::uint64_t{7}); }
 
-}  // namespace
+}  // namespace wb_test_devices
 
 #if defined(WB_BACKEND_CPU)
 
 namespace {
+
+using namespace wb_test_devices;
 
 // Emulated devices and a stream model for one test case; restores the defaults afterwards.
 struct devices_scope {

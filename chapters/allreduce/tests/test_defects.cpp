@@ -62,7 +62,7 @@ TEST_SUITE("allreduce/3 ring") {
     for (const int G : {2, 3}) {
       CAPTURE(G);
       auto t = make_team(G);
-      latest_first order;
+      [[maybe_unused]] latest_first order;
       for (const bool wait : {true, false}) {
         // New inputs each time: a slot still holding the last run's piece must not pass for this one's.
         const auto inputs = make_inputs<std::int32_t>(G, 40, distribution::uniform, wb::testing::seed(31) + G + 10 * wait);
@@ -84,7 +84,7 @@ TEST_SUITE("allreduce/4 direct") {
     for (const int G : {2, 3}) {
       CAPTURE(G);
       auto t = make_team(G);
-      latest_first order;
+      [[maybe_unused]] latest_first order;
       for (const bool release : {true, false}) {
         const auto inputs = make_inputs<std::int32_t>(G, 64, distribution::uniform, wb::testing::seed(41) + G + 10 * release);
         rank_data d = put(*t, inputs);
@@ -108,7 +108,7 @@ TEST_SUITE("allreduce/4 direct") {
     for (const int G : {2, 3}) {
       CAPTURE(G);
       auto t = make_team(G);
-      latest_first order;
+      [[maybe_unused]] latest_first order;
       for (const bool end_barrier : {true, false}) {
         const auto inputs = make_inputs<std::int32_t>(G, 64, distribution::uniform, wb::testing::seed(42) + G + 10 * end_barrier);
         rank_data d = put(*t, inputs);
