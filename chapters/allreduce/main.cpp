@@ -1,8 +1,8 @@
 // allreduce: every stage of the chapter on one input per GPU, checked against stage 0, timed
 // against NCCL, reported with algorithm and bus bandwidth (the nccl-tests definitions).
 //
-//   allreduce                                every visible GPU, 2^26 int32 per GPU (the cpu backend:
-//                                            2 emulated devices, 2^16)
+//   allreduce                                every visible GPU (two ranks on one GPU), 2^26 int32 per
+//                                            GPU (the cpu backend: 2 emulated devices, 2^16)
 //   allreduce --gpus 3 --devices 1 --type float   three ranks on one GPU (logical devices)
 //   allreduce --input "1,2,3;4,5,6" --print  one vector per GPU, ';' between GPUs
 //   allreduce --trace --svg ring.svg         the ring's schedule, as text and as a picture
@@ -215,7 +215,8 @@ int run(options& opt) {
     source = "--input";
   }
   const int visible = wb::backend_is_cuda ? wb::visible_devices() : max_ranks;
-  const int G = opt.gpus > 0 ? opt.gpus : wb::backend_is_cuda ? visible : 2;
+  // Every visible GPU, and at least two ranks: on one GPU, two logical devices.
+  const int G = opt.gpus > 0 ? opt.gpus : wb::backend_is_cuda ? std::clamp(visible, 2, max_ranks) : 2;
   const int D = opt.devices > 0 ? opt.devices : std::min(G, visible);
   if (D > visible) throw wb::usage_error(fmt::format("--devices {}: {} GPUs visible", D, visible));
   if (D > G) throw wb::usage_error(fmt::format("--devices {} for {} ranks: at most one GPU per rank", D, G));
@@ -257,7 +258,7 @@ int main(int argc, char** argv) {
                "a ring, direct peer access, NCCL)"};
   options opt;
   wb::add_common_options(app, opt.common);
-  app.add_option("--gpus", opt.gpus, "ranks, one vector each (default: every visible GPU; the cpu backend: 2)")
+  app.add_option("--gpus", opt.gpus, "ranks, one vector each (default: every visible GPU, at least 2: ranks share a GPU where there are fewer; the cpu backend: 2)")
       ->check(CLI::Range(1, max_ranks));
   app.add_option("--devices", opt.devices, "GPUs to spread the ranks over (default: one per rank; fewer: logical devices)")
       ->check(CLI::Range(1, max_ranks));
