@@ -5,13 +5,14 @@
 #
 #   OUT=/some/dir chapters/allreduce/gpu_check.sh [--deps DIR]
 #
-# Steps: the machine (GPUs, NVLink topology, NCCL_NVLS_ENABLE=0 checked), the cuda build of the
-# chapters allreduce needs (scan, sort, counting, allreduce; only the allreduce targets), the
-# checks (allreduce_tests, the command-line tests), every stage at small sizes (int32, int64,
-# float, 3 ranks on 2 GPUs, 2 ranks on 1 GPU), compute-sanitizer memcheck and racecheck on every
-# stage at a small size, the sweep (8 B to 1 GiB per GPU, every stage and NCCL), 8-byte latency,
-# stage 6 (histogram of 2^32 int8 items, distinct counts of 2^27 int64 keys with 2^20 distinct,
-# each against one GPU), the figure. Leaves in $OUT (default gpu-out/):
+# Steps: the machine (GPUs, NVLink topology, NCCL_NVLS_ENABLE=0 checked); the cuda build of the
+# chapters allreduce needs (scan, sort, counting, allreduce; only the allreduce targets); the
+# checks (allreduce_tests, the command-line tests); every stage at small sizes (int32, int64,
+# float, 3 ranks on 2 GPUs, 2 ranks on 1 GPU) and at 2^26 int32; compute-sanitizer memcheck and
+# racecheck on every stage at a small size; the sweep (8 B to 1 GiB per GPU, every stage and
+# NCCL); 8-byte and 64 KiB latency; stage 6 (histogram of 2^32 int8 items, distinct counts of
+# 2^27 int64 keys with 2^20 distinct, each against one GPU); the figure. Leaves in $OUT
+# (default gpu-out/):
 #   summary.txt       what passed, the goals against the measurements (printed last, too)
 #   results.tar.gz    every log, CSV and report
 #   sweep_int32.csv   the sweep of stages 2-5 and NCCL; sweep_host.csv stage 1's (to 64 MiB)
@@ -23,6 +24,8 @@ source common/scripts/gpu_check_lib.sh
 gpu_check_start allreduce "$@"
 deadline=${DEADLINE:-510}
 left() { echo $((deadline - SECONDS)); }
+# cap SECONDS: a step's time limit, cut to what is left before the deadline (at least 5 s)
+cap() { local l=$(left); [ "$l" -lt "$1" ] && echo $((l > 5 ? l : 5)) || echo "$1"; }
 finish() {
   cp "$work"/logs/sweep_*.csv "$out"/ 2>/dev/null
   tar -czf "$out/results.tar.gz" -C "$work" logs 2>/dev/null
@@ -56,10 +59,10 @@ gpu_check_build "scan;sort;counting;allreduce" allreduce allreduce_tests
 grep -E "NCCL" "$work/logs/build.log" | head -2 | tee -a "$summary"
 exe="$dir/allreduce"
 t0=$SECONDS
-timeout 150 "$dir/allreduce_tests" >"$work/logs/tests.log" 2>&1
+timeout "$(cap 150)" "$dir/allreduce_tests" >"$work/logs/tests.log" 2>&1
 note "allreduce_tests (rc $?, $((SECONDS - t0)) s): $(tail -1 "$work/logs/tests.log")"
 grep -E "ERROR|skipped" "$work/logs/tests.log" | head -10 | tee -a "$summary"
-(cd "$build" && timeout 120 ctest -L allreduce -LE "selfcheck|exercises" -E "allreduce_tests" >"$work/logs/cli_tests.log" 2>&1)
+(cd "$build" && timeout "$(cap 120)" ctest -L allreduce -LE "selfcheck|exercises" -E "allreduce_tests" >"$work/logs/cli_tests.log" 2>&1)
 note "command-line tests: $(grep -E 'tests passed' "$work/logs/cli_tests.log")"
 
 # run NAME SECONDS ARGS...: the executable, its output to logs/NAME.log (and reports.txt)
@@ -67,7 +70,8 @@ run() {
   local name=$1 limit=$2
   shift 2
   local t0=$SECONDS
-  timeout "$limit" "$exe" "$@" >"$work/logs/$name.log" 2>&1
+  if [ "$(left)" -lt 20 ]; then note "---- $name: skipped (deadline)"; return; fi
+  timeout "$(cap "$limit")" "$exe" "$@" >"$work/logs/$name.log" 2>&1
   local rc=$?
   note "---- $name (rc $rc, $((SECONDS - t0)) s): allreduce $*"
   { echo "==== allreduce $*"; cat "$work/logs/$name.log"; echo; } >>"$out/reports.txt"
@@ -86,29 +90,30 @@ sed -n '/^stage /,$p' "$work/logs/default.log" | grep -vE "^-+$" | tee -a "$summ
 
 # --- compute-sanitizer on every stage at a small size ----------------------------------------------
 for tool in memcheck racecheck; do
-  if [ "$(left)" -lt 300 ]; then note "$tool: skipped (deadline)"; continue; fi
+  if [ "$(left)" -lt 200 ]; then note "$tool: skipped (deadline)"; continue; fi
   t0=$SECONDS
   # Every CUDA call of the chapter is checked by the program itself; NCCL's own tries (enabling
   # peer access that is already on) are not errors of ours.
   extra=(--report-api-errors no)
   [ "$tool" = racecheck ] && extra+=(--racecheck-report hazard)
-  timeout 90 compute-sanitizer --tool "$tool" "${extra[@]}" --error-exitcode 99 "$exe" --n 4099 --reps 1 \
+  timeout "$(cap 60)" compute-sanitizer --tool "$tool" "${extra[@]}" --error-exitcode 99 "$exe" --n 4099 --reps 1 \
     >"$work/logs/sanitize_$tool.log" 2>&1
   rc=$?
-  timeout 60 compute-sanitizer --tool "$tool" "${extra[@]}" --error-exitcode 99 "$exe" --app histogram --items 2^20 --reps 1 \
+  timeout "$(cap 40)" compute-sanitizer --tool "$tool" "${extra[@]}" --error-exitcode 99 "$exe" --app histogram --items 2^20 --reps 1 \
     >"$work/logs/sanitize_${tool}_app.log" 2>&1
   rc_app=$?
   note "compute-sanitizer $tool (stages 1-5 rc $rc, stage 6 rc $rc_app, $((SECONDS - t0)) s): $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$work/logs/sanitize_$tool.log" | tail -1)"
 done
 
+
 # --- the sweep, latency, stage 6 ------------------------------------------------------------------
 t0=$SECONDS
-timeout 200 "$exe" --sweep --stage 2,3,4,5 --csv "$work/logs/sweep_int32.csv" >"$work/logs/sweep.log" 2>&1
+timeout "$(cap 150)" "$exe" --sweep --stage 2,3,4,5 --csv "$work/logs/sweep_int32.csv" >"$work/logs/sweep.log" 2>&1
 note "---- sweep, stages 2-5 and NCCL, 8 B to 1 GiB (rc $?, $((SECONDS - t0)) s)"
 grep -E "^goal|^crossover|^link" "$work/logs/sweep.log" | tee -a "$summary"
 grep -E "^(4 one-shot|4 two-shot|ncclAllReduce|3 ring) +8 " "$work/logs/sweep.log" | sed 's/^/  8 B: /' | tee -a "$summary"
 if [ "$(left)" -gt 120 ]; then
-  timeout 60 "$exe" --sweep --stage 1 --sweep-max 2^26 --csv "$work/logs/sweep_host.csv" >"$work/logs/sweep_host.log" 2>&1
+  timeout "$(cap 60)" "$exe" --sweep --stage 1 --sweep-max 2^26 --csv "$work/logs/sweep_host.csv" >"$work/logs/sweep_host.log" 2>&1
   note "sweep, stage 1 to 64 MiB (rc $?)"
 fi
 [ "$(left)" -gt 90 ] && run latency_8B 60 --n 2 --stage 4,5 --reps 200
