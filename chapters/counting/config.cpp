@@ -38,7 +38,9 @@ void validate(const config& cfg) {
 }
 
 namespace {
-std::string last_stage_note;  // the executables and checks run one stage at a time
+// One per host thread: the executables and checks run one stage at a time on each, and the
+// allreduce chapter runs stage 7 on several GPUs at once, one host thread each.
+thread_local std::string last_stage_note;
 }
 
 void set_stage_note(std::string note) { last_stage_note = std::move(note); }

@@ -1,4 +1,5 @@
-// The cpu backend's runtime API: memory, copies, streams, events, device properties, errors.
+// The cpu backend's runtime API: memory, copies, device properties, errors (streams and events:
+// streams.cpp; several devices, peer access and peer copies: devices.cpp).
 //
 // Host and "device" memory are the same address space here. Device allocations are still
 // tracked, so that copies and memsets through the API are checked as on a GPU (a host
@@ -17,6 +18,7 @@
 #include <thread>
 
 #include "internal.hpp"
+#include "queue.hpp"  // several devices and queued streams: devices.cpp, streams.cpp
 #include "wb/cpu/emulation.hpp"
 
 namespace wb::cpu {
@@ -164,10 +166,17 @@ cudaError_t cudaMalloc(void** ptr, std::size_t bytes) {
                           "out of memory: cudaMalloc of " + std::to_string(bytes) + " bytes failed");
   }
   *ptr = p;
+  wb::cpu::detail::record_allocation(p, bytes);  // owned by the current device (devices.cpp)
   return cudaSuccess;
 }
 
-cudaError_t cudaFree(void* ptr) { return wb::cpu::release(ptr, wb::cpu::allocations().device, "cudaFree"); }
+cudaError_t cudaFree(void* ptr) {
+  // cudaFree waits for the device's queued work (streams.cpp), which may still use the memory.
+  if (const cudaError_t e = wb::cpu::queue::wait_all(); e != cudaSuccess) return e;
+  const cudaError_t e = wb::cpu::release(ptr, wb::cpu::allocations().device, "cudaFree");
+  if (e == cudaSuccess && ptr != nullptr) wb::cpu::detail::forget_allocation(ptr);
+  return e;
+}
 
 cudaError_t cudaMallocHost(void** ptr, std::size_t bytes) { return cudaHostAlloc(ptr, bytes, 0); }
 
@@ -184,10 +193,14 @@ cudaError_t cudaHostAlloc(void** ptr, std::size_t bytes, unsigned int) {
   return cudaSuccess;
 }
 
-cudaError_t cudaFreeHost(void* ptr) { return wb::cpu::release(ptr, wb::cpu::allocations().pinned, "cudaFreeHost"); }
+cudaError_t cudaFreeHost(void* ptr) {
+  if (const cudaError_t e = wb::cpu::queue::wait_all(); e != cudaSuccess) return e;  // queued copies may use it
+  return wb::cpu::release(ptr, wb::cpu::allocations().pinned, "cudaFreeHost");
+}
 
-cudaError_t cudaMemcpy(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind) {
-  if (bytes == 0) return cudaSuccess;
+namespace {
+// The checks of a copy (the same for the synchronous and the queued one).
+cudaError_t check_copy(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind) {
   if (dst == nullptr || src == nullptr) return set_last_error(cudaErrorInvalidValue, "cudaMemcpy: null pointer");
   const bool dst_device = kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDeviceToDevice;
   const bool src_device = kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDeviceToDevice;
@@ -204,26 +217,41 @@ cudaError_t cudaMemcpy(void* dst, const void* src, std::size_t bytes, cudaMemcpy
                           "cudaMemcpy: the source is not " + std::to_string(bytes) +
                               " bytes of device memory (a host pointer, or past the end of an allocation)");
   }
-  std::memmove(dst, src, bytes);
   return cudaSuccess;
 }
-
-cudaError_t cudaMemcpyAsync(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind, cudaStream_t) {
-  return cudaMemcpy(dst, src, bytes, kind);
-}
-
-cudaError_t cudaMemset(void* dst, int value, std::size_t bytes) {
-  if (bytes == 0) return cudaSuccess;
+cudaError_t check_memset(void* dst, std::size_t bytes) {
   if (!wb::cpu::is_device_range(dst, bytes)) {
     return set_last_error(cudaErrorInvalidValue,
                           "cudaMemset: the destination is not " + std::to_string(bytes) + " bytes of device memory");
   }
-  std::memset(dst, value, bytes);
   return cudaSuccess;
 }
+}  // namespace
 
-cudaError_t cudaMemsetAsync(void* dst, int value, std::size_t bytes, cudaStream_t) {
-  return cudaMemset(dst, value, bytes);
+// Copies and memsets go through the current stream model (streams.cpp): at once, or queued on
+// the stream (the synchronous calls on the legacy default stream, waited for).
+cudaError_t cudaMemcpy(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind) {
+  if (bytes == 0) return cudaSuccess;
+  if (const cudaError_t e = check_copy(dst, src, bytes, kind); e != cudaSuccess) return e;
+  return wb::cpu::queue::submit(nullptr, "cudaMemcpy", [dst, src, bytes] { std::memmove(dst, src, bytes); }, true);
+}
+
+cudaError_t cudaMemcpyAsync(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind, cudaStream_t stream) {
+  if (bytes == 0) return cudaSuccess;
+  if (const cudaError_t e = check_copy(dst, src, bytes, kind); e != cudaSuccess) return e;
+  return wb::cpu::queue::submit(stream, "cudaMemcpyAsync", [dst, src, bytes] { std::memmove(dst, src, bytes); }, false);
+}
+
+cudaError_t cudaMemset(void* dst, int value, std::size_t bytes) {
+  if (bytes == 0) return cudaSuccess;
+  if (const cudaError_t e = check_memset(dst, bytes); e != cudaSuccess) return e;
+  return wb::cpu::queue::submit(nullptr, "cudaMemset", [dst, value, bytes] { std::memset(dst, value, bytes); }, true);
+}
+
+cudaError_t cudaMemsetAsync(void* dst, int value, std::size_t bytes, cudaStream_t stream) {
+  if (bytes == 0) return cudaSuccess;
+  if (const cudaError_t e = check_memset(dst, bytes); e != cudaSuccess) return e;
+  return wb::cpu::queue::submit(stream, "cudaMemsetAsync", [dst, value, bytes] { std::memset(dst, value, bytes); }, false);
 }
 
 cudaError_t cudaMemGetInfo(std::size_t* free_bytes, std::size_t* total_bytes) {
@@ -234,26 +262,14 @@ cudaError_t cudaMemGetInfo(std::size_t* free_bytes, std::size_t* total_bytes) {
 }
 
 // --- device -------------------------------------------------------------------------------
-cudaError_t cudaGetDeviceCount(int* count) {
-  if (count == nullptr) return set_last_error(cudaErrorInvalidValue, "cudaGetDeviceCount: null pointer");
-  *count = 1;  // the emulator itself
-  return cudaSuccess;
-}
-cudaError_t cudaGetDevice(int* device) {
-  if (device == nullptr) return set_last_error(cudaErrorInvalidValue, "cudaGetDevice: null pointer");
-  *device = 0;
-  return cudaSuccess;
-}
-cudaError_t cudaSetDevice(int device) {
-  return device == 0 ? cudaSuccess : set_last_error(cudaErrorInvalidDevice, "cudaSetDevice: the emulator is device 0");
-}
+// cudaGetDeviceCount, cudaGetDevice and cudaSetDevice: devices.cpp (several emulated devices).
 cudaError_t cudaGetDeviceProperties(cudaDeviceProp* prop, int device) {
-  if (prop == nullptr || device != 0) return set_last_error(cudaErrorInvalidValue, "cudaGetDeviceProperties: bad argument");
+  if (prop == nullptr || !wb::cpu::device_exists(device)) return set_last_error(cudaErrorInvalidValue, "cudaGetDeviceProperties: bad argument");
   *prop = wb::cpu::emulated_properties();
   return cudaSuccess;
 }
 cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int device) {
-  if (value == nullptr || device != 0) return set_last_error(cudaErrorInvalidValue, "cudaDeviceGetAttribute: bad argument");
+  if (value == nullptr || !wb::cpu::device_exists(device)) return set_last_error(cudaErrorInvalidValue, "cudaDeviceGetAttribute: bad argument");
   const cudaDeviceProp& p = wb::cpu::emulated_properties();
   switch (attr) {
     case cudaDevAttrMaxThreadsPerBlock: *value = p.maxThreadsPerBlock; break;
@@ -272,7 +288,7 @@ cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int device) 
   }
   return cudaSuccess;
 }
-cudaError_t cudaDeviceSynchronize() { return cudaSuccess; }  // every launch and copy is synchronous
+// cudaDeviceSynchronize: streams.cpp (it waits for queued work).
 cudaError_t cudaDeviceReset() { return cudaSuccess; }
 
 // --- errors ---------------------------------------------------------------------------------
@@ -299,6 +315,9 @@ const char* cudaGetErrorName(cudaError_t error) {
     case cudaErrorLaunchOutOfResources: return "cudaErrorLaunchOutOfResources";
     case cudaErrorLaunchFailure: return "cudaErrorLaunchFailure";
     case cudaErrorNotSupported: return "cudaErrorNotSupported";
+    case cudaErrorPeerAccessUnsupported: return "cudaErrorPeerAccessUnsupported";
+    case cudaErrorPeerAccessAlreadyEnabled: return "cudaErrorPeerAccessAlreadyEnabled";
+    case cudaErrorPeerAccessNotEnabled: return "cudaErrorPeerAccessNotEnabled";
     default: return "cudaErrorUnknown";
   }
 }
@@ -318,58 +337,4 @@ const char* cudaGetErrorString(cudaError_t error) {
   }
 }
 
-// --- streams and events: everything is synchronous, events read a host clock ----------------
-struct CUstream_st {
-  unsigned int flags;
-};
-struct CUevent_st {
-  std::chrono::steady_clock::time_point time;
-  bool recorded = false;
-};
-
-cudaError_t cudaStreamCreate(cudaStream_t* stream) { return cudaStreamCreateWithFlags(stream, cudaStreamDefault); }
-cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned int flags) {
-  if (stream == nullptr) return set_last_error(cudaErrorInvalidValue, "cudaStreamCreate: null pointer");
-  *stream = new CUstream_st{flags};
-  return cudaSuccess;
-}
-cudaError_t cudaStreamDestroy(cudaStream_t stream) {
-  delete stream;
-  return cudaSuccess;
-}
-cudaError_t cudaStreamSynchronize(cudaStream_t) { return cudaSuccess; }
-cudaError_t cudaStreamWaitEvent(cudaStream_t, cudaEvent_t event, unsigned int) {
-  return event == nullptr ? set_last_error(cudaErrorInvalidResourceHandle, "cudaStreamWaitEvent: null event") : cudaSuccess;
-}
-cudaError_t cudaEventCreate(cudaEvent_t* event) { return cudaEventCreateWithFlags(event, cudaEventDefault); }
-cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned int) {
-  if (event == nullptr) return set_last_error(cudaErrorInvalidValue, "cudaEventCreate: null pointer");
-  *event = new CUevent_st{};
-  return cudaSuccess;
-}
-cudaError_t cudaEventDestroy(cudaEvent_t event) {
-  delete event;
-  return cudaSuccess;
-}
-cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t) {
-  if (event == nullptr) return set_last_error(cudaErrorInvalidResourceHandle, "cudaEventRecord: null event");
-  event->time = std::chrono::steady_clock::now();
-  event->recorded = true;
-  return cudaSuccess;
-}
-cudaError_t cudaEventSynchronize(cudaEvent_t event) {
-  return event == nullptr ? set_last_error(cudaErrorInvalidResourceHandle, "cudaEventSynchronize: null event") : cudaSuccess;
-}
-cudaError_t cudaEventQuery(cudaEvent_t event) {
-  return event == nullptr ? set_last_error(cudaErrorInvalidResourceHandle, "cudaEventQuery: null event") : cudaSuccess;
-}
-cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end) {
-  if (ms == nullptr || start == nullptr || end == nullptr) {
-    return set_last_error(cudaErrorInvalidResourceHandle, "cudaEventElapsedTime: null argument");
-  }
-  if (!start->recorded || !end->recorded) {
-    return set_last_error(cudaErrorInvalidResourceHandle, "cudaEventElapsedTime: an event was never recorded");
-  }
-  *ms = std::chrono::duration<float, std::milli>(end->time - start->time).count();
-  return cudaSuccess;
-}
+// --- streams and events: streams.cpp (immediate or queued streams) ---------------------------

@@ -6,7 +6,8 @@
 // error check, naming the file and line of the wb::launch call. When static plus dynamic
 // shared memory passes the 48 KiB default, the kernel is opted into more (cudaFuncSetAttribute).
 // cpu backend:  the fiber emulator runs every block of the grid to completion before
-// returning (launches are synchronous there), with the same checks of the configuration.
+// returning (launches are synchronous there), with the same checks of the configuration;
+// with queued streams (wb/cpu/devices.hpp) the grid waits on its stream instead.
 #pragma once
 
 #include <cstddef>
@@ -49,8 +50,8 @@ void launch(const launch_config& cfg, void (*kernel)(Params...), Args&&... args)
   }
   kernel<<<cfg.grid, cfg.block, cfg.shared_bytes, cfg.stream>>>(static_cast<Params>(args)...);
 #else
-  cpu::launch_kernel(cfg.grid, cfg.block, cfg.shared_bytes,
-                     [kernel, ... a = static_cast<Params>(args)]() { kernel(a...); });
+  cpu::launch_on_stream(cfg.stream, cfg.grid, cfg.block, cfg.shared_bytes,
+                        [kernel, ... a = static_cast<Params>(args)]() { kernel(a...); }, cfg.where);
 #endif
   check_launch("kernel launch", cfg.where.file_name(), static_cast<int>(cfg.where.line()));
 }

@@ -90,10 +90,13 @@ enum cudaError_t : int {
   cudaErrorInvalidDeviceFunction = 98,
   cudaErrorNoDevice = 100,
   cudaErrorInvalidDevice = 101,
+  cudaErrorPeerAccessUnsupported = 217,  // several devices (devices.hpp)
   cudaErrorInvalidResourceHandle = 400,
   cudaErrorNotReady = 600,
   cudaErrorIllegalAddress = 700,
   cudaErrorLaunchOutOfResources = 701,
+  cudaErrorPeerAccessAlreadyEnabled = 704,
+  cudaErrorPeerAccessNotEnabled = 705,
   cudaErrorLaunchFailure = 719,
   cudaErrorNotSupported = 801,
   cudaErrorUnknown = 999,
@@ -400,7 +403,7 @@ WB_CPU_WARP_REDUCE(__reduce_xor_sync, reduce_xor, unsigned)
 
 inline void __threadfence() { std::atomic_thread_fence(std::memory_order_seq_cst); }
 inline void __threadfence_block() { std::atomic_thread_fence(std::memory_order_seq_cst); }
-inline void __threadfence_system() { std::atomic_thread_fence(std::memory_order_seq_cst); }
+inline void __threadfence_system();  // wb/cpu/devices.hpp: it also makes the block's peer stores visible
 
 // ---------------------------------------------------------------------------------------
 // Atomics (std::atomic_ref: real atomics, so blocks may run on several OS threads)
@@ -520,3 +523,9 @@ WB_CPU_MINMAX(unsigned long)
 WB_CPU_MINMAX(float)
 WB_CPU_MINMAX(double)
 #undef WB_CPU_MINMAX
+
+// ---------------------------------------------------------------------------------------
+// Several devices, queued streams, system-scope memory operations (common/cpu/devices.cpp)
+// ---------------------------------------------------------------------------------------
+#include "wb/cpu/devices.hpp"
+inline void __threadfence_system() { wb::cpu::sys_fence(); }

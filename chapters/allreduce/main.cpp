@@ -1,0 +1,308 @@
+// allreduce: every stage of the chapter on one input per GPU, checked against stage 0, timed
+// against NCCL, reported with algorithm and bus bandwidth (the nccl-tests definitions).
+//
+//   allreduce                                every visible GPU (two ranks on one GPU), 2^26 int32 per
+//                                            GPU (the cpu backend: 2 emulated devices, 2^16)
+//   allreduce --gpus 3 --devices 1 --type float   three ranks on one GPU (logical devices)
+//   allreduce --input "1,2,3;4,5,6" --print  one vector per GPU, ';' between GPUs
+//   allreduce --trace --svg ring.svg         the ring's schedule, as text and as a picture
+//   allreduce --sweep --csv sweep.csv        every stage and NCCL from 8 B to 1 GiB per GPU
+//   allreduce --app histogram | distinct     stage 6: the counting chapter split across GPUs
+//   allreduce --track exercise | --compare   your stages, or yours beside the solution's
+//
+// algbw = bytes per GPU / time; busbw = algbw * 2 (G - 1) / G, what each GPU's link must carry
+// in the best algorithm, comparable across G (nccl-tests' PERFORMANCE.md).
+#include <algorithm>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "wb/chapter.hpp"
+#include "wb/device_info.hpp"
+#include "wb/multi_gpu.hpp"
+
+#include "allreduce.hpp"
+#include "data.hpp"
+#include "link.hpp"
+#include "options.hpp"
+#include "stages.hpp"
+#include "team.hpp"
+#if defined(WB_HAVE_NCCL)
+#include "baseline_nccl.hpp"
+#endif
+
+namespace allreduce {
+
+template <class T>
+class allreduce_chapter {
+ public:
+  using output = std::vector<std::vector<T>>;  // every rank's result
+
+  allreduce_chapter(team& t, const options& opt, std::vector<std::vector<T>> inputs, std::string source)
+      : team_(t), opt_(opt), inputs_(std::move(inputs)), source_(std::move(source)), data_(t, inputs_) {
+    expected_ = solution::allreduce_sequential<T>(std::span<const std::vector<T>>(inputs_));
+    link_ = measure_link(t);
+  }
+
+  std::string title() const {
+    return fmt::format("all-reduce of {} {} per GPU ({} bytes) on {} ({})", n(), opt_.type, n() * sizeof(T),
+                       team_.description(), source_);
+  }
+  wb::report_layout layout() const {
+    const int G = team_.size();
+    wb::report_layout layout;
+    layout.rates = {{"alg GB/s", "alg_gb_per_s", 1e9, 1, 0, ""},
+                    {"bus GB/s", "bus_gb_per_s", 1e9, G > 1 ? 2.0 * (G - 1) / G : 1.0, link_.each_way_gbs,
+                     "% of link", "pct_of_link", "link_gb_per_s"}};
+    if (link_.one_way_gbs > 0) {
+      layout.preamble.push_back(fmt::format("link between the GPUs of ranks 0 and 1 (peer copies): {:.0f} GB/s one way, "
+                                            "{:.0f} GB/s each way both at once", link_.one_way_gbs, link_.each_way_gbs));
+    }
+    if (const std::string why = team_.nccl_unavailable(); !why.empty()) layout.preamble.push_back("NCCL: " + why);
+    if (!wb::backend_is_cuda) layout.preamble.push_back(wb::emulated_devices_note());
+    return layout;
+  }
+
+  std::vector<std::string> variants(const wb::stage& s) const {
+    if (s.number == 4) return {" one-shot", " two-shot"};
+    return {""};
+  }
+
+  wb::stage_job<output> job(const wb::stage& s, wb::track t, std::size_t variant) {
+    wb::stage_job<output> job;
+    job.work = static_cast<double>(n()) * sizeof(T);
+    job.items = static_cast<double>(n());
+    if (s.number == 0) {
+      auto sum = std::make_shared<std::vector<T>>();
+      job.run = [this, t, sum] {
+        *sum = WB_WITH_TRACK(allreduce, t, { return tr::allreduce_sequential<T>(std::span<const std::vector<T>>(inputs_)); });
+      };
+      job.output = [sum] { return output{*sum}; };
+      job.on_host = true;
+      job.note = "on the host";
+      return job;
+    }
+    if (s.number == 6) {
+      throw wb::stage_refused("an application with data of its own: allreduce --app histogram (or distinct)");
+    }
+    if (s.number == 5 && !team_.nccl_unavailable().empty()) throw wb::stage_refused(team_.nccl_unavailable());
+    const buffers<T> b = data_.view();
+    const config cfg = resolve(opt_.cfg, n(), sizeof(T), team_.size());
+    job.prepare = [this] { data_.poison(); };
+    job.run = [this, t, b, cfg, number = s.number, variant] {
+      team_.fork();
+      WB_WITH_TRACK(allreduce, t, {
+        switch (number) {
+          case 1: tr::allreduce_through_host(team_, b); break;
+          case 2: tr::allreduce_reduce_broadcast(team_, b); break;
+          case 3: tr::allreduce_ring(team_, b, cfg); break;
+          case 4:
+            if (variant == 0) tr::allreduce_one_shot(team_, b, cfg);
+            else tr::allreduce_two_shot(team_, b, cfg);
+            break;
+          default: tr::allreduce_nccl(team_, b);
+        }
+      });
+      team_.join();
+    };
+    job.output = [this] { return data_.outputs(); };
+    job.flush_l2 = false;  // several GPUs' caches: none flushed, as nccl-tests does
+    if (s.number == 3 || s.number == 5) job.check = [this](const output& out) { return check(out, true); };
+    if (s.number == 1) job.note = "host adds";
+    if (team_.shares_devices()) job.note += job.note.empty() ? "logical devices" : "; logical devices";
+    return job;
+  }
+
+  std::vector<wb::stage_job<output>> library() {
+    std::vector<wb::stage_job<output>> rows;
+#if defined(WB_HAVE_NCCL)
+    if (!team_.nccl_unavailable().empty()) return rows;
+    wb::stage_job<output> nccl;
+    nccl.name = "ncclAllReduce";
+    nccl.is_baseline = true;
+    nccl.work = static_cast<double>(n()) * sizeof(T);
+    nccl.items = static_cast<double>(n());
+    nccl.prepare = [this] { data_.poison(); };
+    nccl.run = [this, b = data_.view()] {
+      team_.fork();
+      baseline::nccl_allreduce(team_, b);
+      team_.join();
+    };
+    nccl.output = [this] { return data_.outputs(); };
+    nccl.check = [this](const output& out) { return check(out, true); };
+    nccl.flush_l2 = false;
+    if (!wb::backend_is_cuda) nccl.note = "the emulator's NCCL";
+    rows.push_back(std::move(nccl));
+#endif
+    return rows;
+  }
+
+  // Every rank holds the same bits, and they are the specification's: bit for bit for the
+  // stages that add in rank order, within the order tolerance for the ring and NCCL.
+  std::string check(const output& out, bool any_order = false) const {
+    if (const std::string d = ranks_disagree(out); !d.empty()) return "the ranks disagree: " + d;
+    if (out.empty()) return "no output";
+    if (any_order && tolerance_.empty()) tolerance_ = order_tolerance<T>(std::span<const std::vector<T>>(inputs_));
+    return mismatch(expected_, out[0], any_order ? tolerance_ : std::vector<double>{});
+  }
+  std::string show(const output& out) const {
+    if (const std::string d = ranks_disagree(out); !d.empty()) return "the ranks disagree: " + d;
+    return out.empty() ? "" : fmt::format("{}", fmt::join(out[0], " "));
+  }
+  std::string difference(const output& solution, const output& exercise) const {
+    for (std::size_t r = 0; r < std::min(solution.size(), exercise.size()); ++r) {
+      if (const std::string m = mismatch(solution[r], exercise[r]); !m.empty()) return fmt::format("rank {}: {}", r, m);
+    }
+    return solution.size() == exercise.size() ? "" : "a different number of ranks";
+  }
+
+  std::int64_t n() const { return inputs_.empty() ? 0 : static_cast<std::int64_t>(inputs_[0].size()); }
+
+ private:
+  team& team_;
+  const options& opt_;
+  std::vector<std::vector<T>> inputs_;
+  std::string source_;
+  rank_vectors<T> data_;
+  std::vector<T> expected_;
+  mutable std::vector<double> tolerance_;
+  link_rates link_;
+};
+
+}  // namespace allreduce
+
+#include "application.hpp"
+#include "sweep.hpp"
+#include "trace.hpp"
+
+namespace {
+
+using namespace allreduce;
+
+// --input "1,2,3;4,5,6": one vector per rank.
+template <class T>
+std::vector<std::vector<T>> parse_input(const std::string& text) {
+  std::vector<std::vector<T>> vectors;
+  std::size_t start = 0;
+  for (;;) {
+    const std::size_t end = text.find(';', start);
+    vectors.push_back(wb::parse_list<T>(text.substr(start, end - start), fmt::format("--input, GPU {}", vectors.size())));
+    if (end == std::string::npos) break;
+    start = end + 1;
+  }
+  for (const auto& v : vectors) {
+    if (v.size() != vectors[0].size()) throw wb::usage_error("--input: every GPU's vector must have the same length");
+  }
+  if (vectors.size() > static_cast<std::size_t>(max_ranks)) throw wb::usage_error(fmt::format("--input: at most {} GPUs", max_ranks));
+  return vectors;
+}
+
+template <class T>
+int run(options& opt) {
+  std::vector<std::vector<T>> inputs;
+  std::string source;
+  if (opt.input_given) {
+    if (opt.n >= 0) throw wb::usage_error("--n and --input: the input sets n");
+    inputs = parse_input<T>(opt.input);
+    if (opt.gpus > 0 && opt.gpus != static_cast<int>(inputs.size())) {
+      throw wb::usage_error(fmt::format("--gpus {} but --input gives {} vectors", opt.gpus, inputs.size()));
+    }
+    opt.gpus = static_cast<int>(inputs.size());
+    source = "--input";
+  }
+  const int visible = wb::backend_is_cuda ? wb::visible_devices() : max_ranks;
+  // Every visible GPU, and at least two ranks: on one GPU, two logical devices.
+  const int G = opt.gpus > 0 ? opt.gpus : wb::backend_is_cuda ? std::clamp(visible, 2, max_ranks) : 2;
+  const int D = opt.devices > 0 ? opt.devices : std::min(G, visible);
+  if (D > visible) throw wb::usage_error(fmt::format("--devices {}: {} GPUs visible", D, visible));
+  if (D > G) throw wb::usage_error(fmt::format("--devices {} for {} ranks: at most one GPU per rank", D, G));
+  if (opt.trace) {
+    const std::int64_t n = opt.input_given ? static_cast<std::int64_t>(inputs[0].size()) : std::max<std::int64_t>(opt.n, 0);
+    const std::int64_t chunk = resolve(opt.cfg, n, sizeof(T), G).chunk_bytes / static_cast<std::int64_t>(sizeof(T));
+    const auto plan = WB_WITH_TRACK(allreduce, wb::track_named(opt.common.track), { return tr::ring_schedule(G, n, chunk); });
+    std::fputs(ring_trace_text(plan, G, n, chunk).c_str(), stdout);
+    if (!opt.svg.empty()) ring_trace_svg(plan, G, n, opt.svg);
+    return 0;
+  }
+  if (!opt.input_given && opt.app.empty()) {
+    const std::int64_t n = opt.n >= 0 ? opt.n : wb::backend_is_cuda ? std::int64_t{1} << 26 : std::int64_t{1} << 16;
+    if (static_cast<std::uint64_t>(n) * sizeof(T) > max_message_bytes) {
+      throw wb::usage_error(fmt::format("--n {}: at most 1 GiB per GPU ({} elements of {})", n, max_message_bytes / sizeof(T), opt.type));
+    }
+    if (opt.common.print) wb::require_printable(static_cast<std::uint64_t>(n), "each GPU's vector");
+    const auto d = parse_distribution(opt.dist);
+    wb::require_memory(static_cast<std::uint64_t>(n) * sizeof(T) * 3, static_cast<std::uint64_t>(n) * sizeof(T) * (2 * G + 2),
+                       fmt::format("an all-reduce of {} {} per GPU", n, opt.type));
+    if (!opt.sweep) inputs = make_inputs<T>(G, n, *d, opt.common.seed);
+    source = fmt::format("{}, seed {}", opt.dist, opt.common.seed);
+  } else if (opt.common.print) {
+    wb::require_printable(inputs.empty() ? 0 : inputs[0].size(), "each GPU's vector");
+  }
+  if (!wb::backend_is_cuda) wb::emulate_devices(D);
+  wb::print_device_info_or_exit();
+  team t(G, D);
+  if (!opt.app.empty()) return run_application(t, opt);
+  if (opt.sweep) return run_sweep<T>(t, opt);
+  allreduce_chapter<T> chapter(t, opt, std::move(inputs), source);
+  return wb::run_chapter(chapter, stages, opt.common);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"allreduce: the element-wise sum of every GPU's vector on every GPU, stage by stage (peer copies, "
+               "a ring, direct peer access, NCCL)"};
+  options opt;
+  wb::add_common_options(app, opt.common);
+  app.add_option("--gpus", opt.gpus, "ranks, one vector each (default: every visible GPU, at least 2: ranks share a GPU where there are fewer; the cpu backend: 2)")
+      ->check(CLI::Range(1, max_ranks));
+  app.add_option("--devices", opt.devices, "GPUs to spread the ranks over (default: one per rank; fewer: logical devices)")
+      ->check(CLI::Range(1, max_ranks));
+  wb::add_size_option(app, "--n", opt.n, "elements per GPU, up to 1 GiB (default 2^26; the cpu backend 2^16)",
+                      max_message_bytes);
+  app.add_option("--type", opt.type, "element type")->check(CLI::IsMember({"int32", "int64", "float"}))->capture_default_str();
+  app.add_option("--dist", opt.dist, "generated vectors: uniform (integers wrap around), small, extremes")
+      ->check(CLI::IsMember({"uniform", "small", "extremes"}))
+      ->capture_default_str();
+  app.add_option("--input", opt.input, "explicit vectors, ';' between GPUs: \"1,2,3;4,5,6\"");
+  wb::add_size_option(app, "--chunk", opt.cfg.chunk_bytes, "stage 3: bytes per piece (default: 1/16 of a segment, at least 256 KiB)");
+  wb::add_size_option(app, "--blocks", opt.cfg.blocks, "stage 4: blocks per GPU (default: enough, at most one per SM)");
+  wb::add_size_option(app, "--threads", opt.cfg.threads, "stage 4: threads per block (default 512)");
+  app.add_flag("--sweep", opt.sweep, "every stage and NCCL at every message size from 8 B to --sweep-max, doubling");
+  wb::add_size_option(app, "--sweep-max", opt.sweep_max, "largest message of --sweep in bytes (default 1 GiB)", max_message_bytes);
+  app.add_flag("--trace", opt.trace, "the ring's schedule (stage 3): which segment moves where at every step");
+  app.add_option("--svg", opt.svg, fmt::format("with --trace: also draw it to this SVG file (at most {} GPUs)", max_svg_ranks));
+  app.add_option("--app", opt.app, "stage 6: histogram (int8 items) or distinct (int64 keys), split across the GPUs")
+      ->check(CLI::IsMember({"histogram", "distinct"}));
+  wb::add_size_option(app, "--items", opt.items, "--app: items in all (default 2^32 int8 / 2^27 int64; cpu backend 2^16)",
+                      std::uint64_t{1} << 34);
+  wb::add_size_option(app, "--distinct", opt.distinct, "--app distinct: distinct keys (default 2^20)", std::uint64_t{1} << 34);
+  app.add_option("--exchange", opt.exchange, "--app distinct: how rows reach their owner: nccl or peer (default: both)")
+      ->check(CLI::IsMember({"nccl", "peer"}));
+  return wb::run_main(app, argc, argv, [&]() -> int {
+    opt.input_given = app.count("--input") > 0;
+    if (app.count("--svg") > 0 && !opt.trace) throw wb::usage_error("--svg draws the schedule of --trace: give --trace too");
+    if (app.count("--svg") > 0) wb::require_writable_file(opt.svg, "--svg");
+    if (opt.trace && (opt.gpus > max_svg_ranks) && !opt.svg.empty()) throw wb::usage_error("--svg: at most 8 GPUs");
+    if (!opt.app.empty() && (opt.sweep || opt.trace || opt.input_given)) {
+      throw wb::usage_error("--app runs stage 6 on data of its own: not with --sweep, --trace or --input");
+    }
+    if (opt.sweep && (opt.trace || opt.input_given)) throw wb::usage_error("--sweep makes its own vectors: not with --trace or --input");
+    if (opt.app.empty() && (app.count("--items") > 0 || app.count("--distinct") > 0 || app.count("--exchange") > 0)) {
+      throw wb::usage_error("--items, --distinct and --exchange are for --app");
+    }
+    try {
+      resolve(opt.cfg, 1, 4, std::max(opt.gpus, 1));
+    } catch (const std::invalid_argument& e) {
+      throw wb::usage_error(e.what());
+    }
+    wb::require_known_stages(opt.common.stages, stages);
+    if (opt.type == "int64") return run<std::int64_t>(opt);
+    if (opt.type == "float") return run<float>(opt);
+    return run<std::int32_t>(opt);
+  });
+}
