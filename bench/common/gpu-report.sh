@@ -45,7 +45,7 @@ has_phase() { [[ ",$phases," == *",$1,"* ]]; }
 if [ -n "${WB_CHAPTER_LIST:-}" ]; then
   IFS=';' read -r -a chapters <<<"$WB_CHAPTER_LIST"
 else
-  IFS=';' read -r -a chapters <<<"$(sed -nE 's/^set\(WB_CHAPTER_LIST "([^"]*)".*/\1/p' chapters/CMakeLists.txt)"
+  IFS=';' read -r -a chapters <<<"$(sed -nE 's/^set\(WB_ALL_CHAPTERS "([^"]*)".*/\1/p' chapters/CMakeLists.txt)"
 fi
 test_binaries() {
   find "$build" -maxdepth 3 -type f -perm -u+x \( -name 'common_tests' -o -name '*_tests' \) ! -name '*_exercise_tests' | sort

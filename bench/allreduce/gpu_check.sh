@@ -3,7 +3,7 @@
 # measurements. About 8 minutes with the build; every step is bounded, and the optional ones are
 # skipped when the deadline (DEADLINE seconds, default 510) comes near.
 #
-#   OUT=/some/dir chapters/allreduce/gpu_check.sh [--deps DIR]
+#   OUT=/some/dir bench/allreduce/gpu_check.sh [--build DIR] [--fresh] [--deps DIR]
 #
 # Steps: the machine (GPUs, NVLink topology, NCCL_NVLS_ENABLE=0 checked); the cuda build of the
 # chapters allreduce needs (scan, sort, counting, allreduce; only the allreduce targets); the
@@ -20,8 +20,10 @@
 #   reports.txt       the default report, the latency runs and stage 6's reports
 set -uo pipefail
 cd "$(dirname "$0")/../.."
-source common/scripts/gpu_check_lib.sh
-gpu_check_start allreduce "$@"
+source bench/common/lib.sh
+gpu_check_args allreduce "$@"
+gpu_check_no_more_args
+gpu_check_start
 deadline=${DEADLINE:-510}
 left() { echo $((deadline - SECONDS)); }
 # cap SECONDS: a step's time limit, cut to what is left before the deadline (at least 5 s)
@@ -55,7 +57,7 @@ if ! ls /usr/include/nccl.h /usr/local/include/nccl.h /usr/local/cuda/include/nc
 fi
 
 # --- build and checks -----------------------------------------------------------------------------
-gpu_check_build "scan;sort;counting;allreduce" allreduce allreduce_tests
+gpu_check_build allreduce allreduce_tests
 grep -E "NCCL" "$work/logs/build.log" | head -2 | tee -a "$summary"
 exe="$dir/allreduce"
 t0=$SECONDS
@@ -127,6 +129,6 @@ for app in histogram distinct; do
   fi
   sed -n '/^stage /,$p' "$work/logs/app_$app.log" | grep -vE "^-+$" | tee -a "$summary"
 done
-python3 chapters/allreduce/plot_busbw.py "$work/logs/sweep_int32.csv" "$out/busbw.svg" $( [ -f "$work/logs/sweep_host.csv" ] && echo "$work/logs/sweep_host.csv") \
+python3 bench/allreduce/plot_busbw.py "$work/logs/sweep_int32.csv" "$out/busbw.svg" $( [ -f "$work/logs/sweep_host.csv" ] && echo "$work/logs/sweep_host.csv") \
   >"$work/logs/plot.log" 2>&1 && note "figure: busbw.svg" || note "figure: failed (logs/plot.log)"
 note "total: $SECONDS s"

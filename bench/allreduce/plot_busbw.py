@@ -2,7 +2,7 @@
 """The README's figure: bus bandwidth and time against message size, one line per stage, NCCL
 drawn bold, the link's measured speed and NVLink 4's datasheet rate as ceilings.
 
-    python3 chapters/allreduce/plot_busbw.py sweep.csv busbw.svg [more sweep CSVs...]
+    python3 bench/allreduce/plot_busbw.py sweep.csv busbw.svg [more sweep CSVs...]
 
 Reads the CSV of `allreduce --sweep --csv` (several files: their rows together, e.g. stage 1's
 shorter sweep beside the others). Needs matplotlib.
