@@ -3,8 +3,11 @@
 // opt-in, the workspace. The track file names its counter layouts (layout_choices, picked by
 // cfg.variant) and how many 16-byte loads a thread keeps in flight (loads_in_flight).
 #include <cstddef>
+#include <map>
+#include <mutex>
 #include <stdexcept>
 #include <tuple>
+#include <utility>
 
 namespace counting::WB_TRACK {
 
@@ -39,14 +42,19 @@ void run(const std::int8_t* in, std::int64_t n, histogram_state* state, device_t
   validate(cfg);
   if (cfg.variant > 3) throw std::invalid_argument("stage 6: variant must be 0 to 3");
   const launch_plan plan = choose(cfg.variant);
-  // Asked once per layout and process: the shared-memory opt-in, how many blocks fit on an
-  // SM, how many SMs (so a timed call launches and nothing else).
+  // Asked once per layout and device: the shared-memory opt-in, how many blocks fit on an
+  // SM, how many SMs (so a timed call launches and nothing else). Per device: the opt-in is
+  // a device's, and a process may count on several GPUs (the allreduce chapter does).
   struct device_facts {
     int resident_per_sm = 0;
     int sms = 0;
   };
-  static device_facts facts[4];
-  device_facts& f = facts[cfg.variant];
+  static std::mutex facts_mutex;
+  static std::map<std::pair<int, int>, device_facts> facts;
+  int device = 0;
+  WB_CHECK(cudaGetDevice(&device));
+  std::unique_lock facts_lock(facts_mutex);
+  device_facts& f = facts[{device, cfg.variant}];
   if (f.sms == 0) {
     WB_CHECK(cudaFuncSetAttribute(plan.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                   static_cast<int>(plan.shared_bytes)));
@@ -57,6 +65,7 @@ void run(const std::int8_t* in, std::int64_t n, histogram_state* state, device_t
   }
   const int per_sm = cfg.blocks_per_sm > 0 ? cfg.blocks_per_sm : f.resident_per_sm;
   const int sms = f.sms;
+  facts_lock.unlock();
   // Persistent: one wave of blocks, but no more blocks than there are rounds of work (small
   // inputs, and the cpu backend, where every block costs real time). At least one block:
   // it also counts the loose head and tail items and writes the table.

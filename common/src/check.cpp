@@ -44,26 +44,30 @@ void check_launch(const char* what, const char* file, int line) {
 
 #if defined(WB_BACKEND_CUDA)
 #include <mutex>
-#include <unordered_map>
+#include <map>
+#include <utility>
 
 namespace wb::detail {
 
 void allow_dynamic_shared(const void* kernel, std::size_t dynamic_bytes, const std::source_location& where) {
   constexpr std::size_t default_limit = 48 * 1024;
-  // Per kernel: its static shared memory, and the dynamic size it has been allowed so far.
+  // Per kernel and device (the opt-in is a device's: a process that drives several GPUs opts
+  // in on each): its static shared memory, and the dynamic size it has been allowed so far.
   struct allowance {
     std::size_t static_bytes;
     std::size_t dynamic_allowed;
   };
   static std::mutex mutex;
-  static std::unordered_map<const void*, allowance> kernels;
+  static std::map<std::pair<int, const void*>, allowance> kernels;
+  int device = 0;
+  check(cudaGetDevice(&device), "cudaGetDevice", where.file_name(), static_cast<int>(where.line()));
   std::lock_guard lock(mutex);
-  auto it = kernels.find(kernel);
+  auto it = kernels.find({device, kernel});
   if (it == kernels.end()) {
     cudaFuncAttributes attributes{};
     check(cudaFuncGetAttributes(&attributes, kernel), "cudaFuncGetAttributes", where.file_name(),
           static_cast<int>(where.line()));
-    it = kernels.emplace(kernel, allowance{attributes.sharedSizeBytes, default_limit - attributes.sharedSizeBytes}).first;
+    it = kernels.emplace(std::pair{device, kernel}, allowance{attributes.sharedSizeBytes, default_limit - attributes.sharedSizeBytes}).first;
   }
   if (dynamic_bytes <= it->second.dynamic_allowed) return;
   check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(dynamic_bytes)),
