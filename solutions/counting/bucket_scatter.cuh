@@ -13,7 +13,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "block_scan.cuh"
+#include "wb/device/block_scan.cuh"
 #include "hash_count_state.cuh"
 #include "key_ranges.cuh"
 #include "shared_hash_table.cuh"
@@ -211,8 +211,9 @@ __global__ void __launch_bounds__(scatter_threads, MaxBucketBits <= two_blocks_b
       const int b = static_cast<int>(threadIdx.x) * per_thread + q;
       if (b < buckets) mine += cursor[b];
     }
+    __shared__ unsigned warp_totals[scatter_threads / 32];
     unsigned tile_total = 0;
-    const unsigned first = detail::block_exclusive_scan<scatter_threads>(mine, tile_total);
+    const unsigned first = wb::device::block_exclusive_sum<scatter_threads>(mine, warp_totals, tile_total);
     unsigned long long reserved[most_per_thread];  // where the tile's run of each of my buckets starts
     unsigned counted[most_per_thread];
     unsigned running = first;

@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <limits>
 
-#include "block_scan.cuh"
+#include "wb/device/block_scan.cuh"
 #include "bucket_scatter.cuh"
 #include "warp_combine.cuh"
 
@@ -101,8 +101,10 @@ __global__ void __launch_bounds__(slice_scan_threads)
     mine[q] = b < buckets ? used[b] : 0;
     sum += mine[q];
   }
+  __shared__ unsigned warp_totals[slice_scan_threads / 32];
   unsigned total = 0;  // at most 4096 slices of 6144 pairs: 32 bits hold it
-  unsigned long long place = detail::block_exclusive_scan<slice_scan_threads>(static_cast<unsigned>(sum), total);
+  unsigned long long place =
+      wb::device::block_exclusive_sum<slice_scan_threads>(static_cast<unsigned>(sum), warp_totals, total);
 #pragma unroll
   for (int q = 0; q < per_thread; ++q) {
     const int b = static_cast<int>(threadIdx.x) * per_thread + q;
