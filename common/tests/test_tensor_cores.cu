@@ -79,6 +79,7 @@ __global__ void wmma_store_column_major(const float* in, float* out) {
   wmma::store_matrix_sync(out, c, 16, wmma::mem_col_major);
 }
 
+#if defined(WB_BACKEND_CPU)
 __global__ void wmma_misaligned(const wb::bf16* A) {
   wmma::fragment<wmma::matrix_a, 16, 16, 16, wb::bf16, wmma::row_major> a;
   wmma::load_matrix_sync(a, A + 8, 16);  // 16 bytes past a 32-byte boundary
@@ -88,6 +89,7 @@ __global__ void wmma_half_warp(const wb::bf16* A) {
   wmma::fragment<wmma::matrix_a, 16, 16, 16, wb::bf16, wmma::row_major> a;
   if (threadIdx.x < 16) wmma::load_matrix_sync(a, A, 16);  // only half the warp: not allowed
 }
+#endif
 
 // --- cp.async --------------------------------------------------------------------------------
 

@@ -28,12 +28,12 @@ __host__ __device__ inline float to_float(bf16 value) { return __bfloat162float(
 // The 16 bits of a bfloat16 (for exact comparisons and printing), and back.
 inline std::uint16_t bf16_bits(bf16 value) {
   std::uint16_t bits;
-  std::memcpy(&bits, &value, sizeof bits);
+  std::memcpy(&bits, static_cast<const void*>(&value), sizeof bits);
   return bits;
 }
 inline bf16 bf16_from_bits(std::uint16_t bits) {
   bf16 value;
-  std::memcpy(&value, &bits, sizeof bits);
+  std::memcpy(static_cast<void*>(&value), &bits, sizeof bits);
   return value;
 }
 

@@ -1,0 +1,39 @@
+// Stage 4: the fp32 ceiling, every compiled variant.
+#include "helpers.hpp"
+#include "variants.hpp"
+
+#include "wb/device_buffer.hpp"
+
+using namespace matmul;
+using namespace matmul::testing;
+
+TEST_SUITE("matmul/4 fp32-ceiling") {
+  TEST_CASE("128x128x8: sizes around the block, warp and sub-tile boundaries and the k-slice") {
+    // block tile 128, warp tile 32 x 64, 4 x 4 sub-tiles 16 and 32 apart, k-slices of 8; K and
+    // N not multiples of 4 take the element-by-element loads and stores.
+    check_shapes(4, {0}, boundary_shapes({1, 3, 4, 5, 7, 8, 9, 31, 32, 33, 63, 64, 65, 127, 128, 129}, 36),
+                 wb::testing::seed(40));
+    check_shapes(4, {0}, {{257, 255, 24}, {129, 257, 70}, {256, 256, 16}}, wb::testing::seed(41));
+  }
+  TEST_CASE("every other variant: shared-memory layouts, buffering, tile shapes") {
+    for (int v = 1; v < static_cast<int>(fp32_ceiling_variants.size()); ++v) {
+      CAPTURE(fp32_ceiling_variants[static_cast<std::size_t>(v)].name);
+      check_shapes(4, {v}, {{129, 130, 17}, {257, 65, 33}, {33, 257, 8}, {1, 1, 1}, {64, 64, 64}},
+                   wb::testing::seed(42 + static_cast<std::uint64_t>(v)));
+    }
+  }
+  TEST_CASE("matrices that start off a 16-byte boundary take the element-by-element path") {
+    const inputs in = make_inputs(4, 70, 68, 36, fill::small_integers, fill::small_integers, wb::testing::seed(50));
+    const reference_product ref = reference_host(in.A, in.B, in.M, in.N, in.K);
+    std::vector<float> A1(in.A.size() + 1), B1(in.B.size() + 1);
+    std::copy(in.A.begin(), in.A.end(), A1.begin() + 1);
+    std::copy(in.B.begin(), in.B.end(), B1.begin() + 1);
+    wb::device_buffer<float> A(A1), B(B1), C(static_cast<std::size_t>(in.M * in.N) + 1);
+    C.fill_bytes(output_poison);
+    track::matmul_fp32_ceiling({A.data() + 1, B.data() + 1, C.data() + 1, in.M, in.N, in.K});
+    const std::vector<float> out = C.to_host();
+    for (std::size_t e = 0; e < ref.C.size(); ++e) REQUIRE(out[e + 1] == static_cast<float>(ref.C[e]));
+  }
+  TEST_CASE("a NaN or infinity in A reaches exactly its row") { check_nan_and_inf_rows(4, {}, wb::testing::seed(55)); }
+  TEST_CASE("zero, identity and extreme matrices; empty shapes") { check_special_matrices(4, {}, wb::testing::seed(56)); }
+}

@@ -1,0 +1,25 @@
+// Stage 5: WMMA with a cp.async pipeline, every compiled variant.
+#include "helpers.hpp"
+#include "variants.hpp"
+
+using namespace matmul;
+using namespace matmul::testing;
+
+TEST_SUITE("matmul/5 wmma") {
+  TEST_CASE("128x128x32-s4: sizes around fragments, warp tiles, blocks and slices") {
+    // fragments 16, warp tile 64 x 32, block 128, slices of 32 in a 4-stage ring (K past 4
+    // slices wraps the ring); K or N not a multiple of 8 takes the element-by-element loads.
+    check_shapes(5, {0}, boundary_shapes({1, 15, 16, 17, 31, 32, 33, 63, 64, 65, 127, 128, 129}, 40),
+                 wb::testing::seed(60));
+    check_shapes(5, {0}, {{130, 129, 200}, {64, 256, 161}, {3, 5, 7}}, wb::testing::seed(61));
+  }
+  TEST_CASE("every other variant: pipeline depth and tile shapes") {
+    for (int v = 1; v < static_cast<int>(wmma_variants.size()); ++v) {
+      CAPTURE(wmma_variants[static_cast<std::size_t>(v)].name);
+      check_shapes(5, {v}, {{129, 257, 100}, {65, 63, 33}, {1, 1, 1}, {128, 256, 96}},
+                   wb::testing::seed(62 + static_cast<std::uint64_t>(v)));
+    }
+  }
+  TEST_CASE("a NaN or infinity in A reaches exactly its row") { check_nan_and_inf_rows(5, {}, wb::testing::seed(66)); }
+  TEST_CASE("zero, identity and extreme matrices; empty shapes") { check_special_matrices(5, {}, wb::testing::seed(67)); }
+}

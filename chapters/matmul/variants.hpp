@@ -1,0 +1,92 @@
+// Each stage's compiled variants, by name: variant 0 is the stage's default (the one the stage
+// table reports); the others are the alternatives the README measures beside it (the other
+// thread mapping of stage 1, shared memory with bank conflicts, padding or swizzle, tile
+// shapes). `matmul --stage 4 --variant 128x128x8-padded` runs one; the experiment program
+// times them all in one process. Plain C++: host programs include it.
+#pragma once
+
+#include <array>
+#include <span>
+#include <string_view>
+
+namespace matmul {
+
+struct variant {
+  std::string_view name;
+  std::string_view what;
+};
+
+// Stage 1 (§3.4): which thread index walks which dimension of C.
+inline constexpr std::array<variant, 2> naive_variants = {{
+    {"x-column", "threadIdx.x walks the columns of C: a warp reads one row of A (broadcast) and 32 neighbours in B"},
+    {"x-row", "threadIdx.x walks the rows of C: a warp reads 32 rows of A a row apart (uncoalesced) - the pitfall"},
+}};
+
+// Stage 2 (§5.4): TILE_WIDTH, the side of the square tiles and of the thread block.
+inline constexpr std::array<variant, 3> tiled_variants = {{
+    {"tile16", "16 x 16 tiles, 256 threads (the book's TILE_WIDTH)"},
+    {"tile32", "32 x 32 tiles, 1024 threads"},
+    {"tile8", "8 x 8 tiles, 64 threads"},
+}};
+
+// Stage 3 (§6.3): thread coarsening, then the register tile it leads to.
+inline constexpr std::array<variant, 2> coarsened_variants = {{
+    {"register-8x8", "128 x 128 block tile, 256 threads, 8 x 8 outputs per thread: an outer product per k-step"},
+    {"coarse-4", "the book's coarsening: 16 x 16 tiles, each thread 4 outputs along a row of C, one A tile reused"},
+}};
+
+// Stage 4: block tile BM x BN x BK, shared-memory layout of the transposed A tile, buffering.
+inline constexpr std::array<variant, 8> fp32_ceiling_variants = {{
+    {"128x128x8", "128 x 128 x 8, 256 threads, 8 x 8 per thread, A swizzled in shared memory, double-buffered"},
+    {"128x128x8-padded", "as the default, A padded by 4 floats per row instead of swizzled"},
+    {"128x128x8-conflicts", "as the default, A stored plainly: 2-way bank conflicts on its transposed stores"},
+    {"128x128x8-single", "as the default with one shared-memory buffer: two barriers per k-tile, no overlap"},
+    {"128x128x16", "128 x 128 x 16: half the barriers, twice the shared memory"},
+    {"128x256x8", "128 x 256 x 8, 256 threads, 8 x 16 per thread"},
+    {"256x128x8", "256 x 128 x 8, 256 threads, 16 x 8 per thread"},
+    {"64x64x8", "64 x 64 x 8, 64 threads, 8 x 8 per thread: more blocks for small matrices"},
+}};
+
+// Stage 5: block tile, pipeline depth (cp.async stages).
+inline constexpr std::array<variant, 4> wmma_variants = {{
+    {"128x128x32-s4", "128 x 128 x 32 block tile, 8 warps of 64 x 32, 4 cp.async stages"},
+    {"128x128x32-s3", "as the default with 3 stages"},
+    {"128x256x32-s3", "128 x 256 x 32, 8 warps of 64 x 64, 3 stages"},
+    {"64x64x32-s4", "64 x 64 x 32, 4 warps of 32 x 32, 4 stages: more blocks for small matrices"},
+}};
+
+// Stage 6: the Hopper kernel and the simpler one that shows each piece alone.
+inline constexpr std::array<variant, 5> hopper_variants = {{
+    {"specialized", "128 x 256 x 64 tiles, 4-stage TMA ring, 1 producer + 2 consumer warpgroups, persistent, grouped order"},
+    {"specialized-g16", "as the default with 16 tile rows per group in the tile order"},
+    {"specialized-rows", "as the default with plain row-by-row tile order"},
+    {"specialized-s3", "as the default with a 3-stage ring"},
+    {"simple", "128 x 128 x 64 tiles, one warpgroup issues TMA and wgmma, 3-stage ring, one block per tile"},
+}};
+
+// The list of stage `stage` (empty for stage 0).
+inline std::span<const variant> variants_of(int stage) {
+  switch (stage) {
+    case 1: return naive_variants;
+    case 2: return tiled_variants;
+    case 3: return coarsened_variants;
+    case 4: return fp32_ceiling_variants;
+    case 5: return wmma_variants;
+    case 6: return hopper_variants;
+    default: return {};
+  }
+}
+
+// The index of `name` in stage `stage`'s list, or -1.
+inline int variant_index(int stage, std::string_view name) {
+  const auto list = variants_of(stage);
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    if (list[i].name == name) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+// Stages 0-4 multiply fp32 matrices, stages 5-6 bfloat16 (fp32 sums).
+inline constexpr bool stage_is_bf16(int stage) { return stage >= 5; }
+
+}  // namespace matmul
