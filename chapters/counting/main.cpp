@@ -389,7 +389,7 @@ int run_all(const options& o) {
 #if defined(WB_HAVE_BASELINE)
   if (n > 0) {
     wb::report_row row;
-    row.bytes = bytes;
+    row.work = bytes;
     row.items = static_cast<double>(n);
     row.is_baseline = true;
     if constexpr (std::is_same_v<T, std::int8_t>) {
@@ -482,7 +482,7 @@ int run_all(const options& o) {
         wb::report_row row;
         row.stage = stage_label(s) + suffix + (compare || t == track_id::exercise ? (t == track_id::solution ? " (solution)" : " (yours)") : "");
         row.time = out.time;
-        row.bytes = bytes;
+        row.work = bytes;
         row.items = static_cast<double>(n);
         row.verified = out.verified;
         row.note = out.note;
@@ -513,7 +513,7 @@ int run_all(const options& o) {
     counting::pinned_buffer<T> pinned(data);
     wb::report_row row;
     row.stage = "H2D copy (pinned)";
-    row.bytes = bytes;
+    row.work = bytes;
     row.items = static_cast<double>(n);
     row.verified = true;
     row.note = "stage 8's ceiling, not a count";

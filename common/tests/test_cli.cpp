@@ -245,3 +245,65 @@ TEST_CASE("sizes: overflowing byte counts and more memory than there is are refu
   CHECK_THROWS_WITH_AS(wb::require_memory(0, std::uint64_t{1} << 60, "a huge host array"),
                        doctest::Contains("a huge host array needs 1.0 EiB of host memory"), wb::usage_error);
 }
+
+TEST_CASE("sizes: digits, powers and scientific notation; what cannot be read is named as unread") {
+  CHECK(wb::parse_size("1048576", "--n") == 1048576);
+  CHECK(wb::parse_size("2^20", "--n") == 1048576);
+  CHECK(wb::parse_size("10^9", "--n") == 1000000000);
+  CHECK(wb::parse_size("2^0", "--n") == 1);
+  CHECK(wb::parse_size("0", "--n") == 0);
+  CHECK(wb::parse_size("1e9", "--n") == 1000000000);
+  CHECK(wb::parse_size("1.5e3", "--n") == 1500);
+  CHECK(wb::parse_size("150e-1", "--n") == 15);
+  CHECK(wb::parse_size(" 2^63 ", "--n") == (std::uint64_t{1} << 63));
+  CHECK(wb::parse_size("18446744073709551615", "--n") == 18446744073709551615ull);
+  for (const char* unread : {"", "2^x", "x^2", "abc", "-1", "1.5", "1e-1", "15e-1", "2^", "^3", "1e", "0x10", "3k", "+-1"}) {
+    CAPTURE(unread);
+    CHECK_THROWS_WITH(wb::parse_size(unread, "--n"), doctest::Contains("--n: cannot read '"));
+  }
+  for (const char* huge : {"2^64", "18446744073709551616", "1e20", "10^20"}) {
+    CAPTURE(huge);
+    CHECK_THROWS_WITH(wb::parse_size(huge, "--m"), doctest::Contains("--m: '"));
+    CHECK_THROWS_WITH(wb::parse_size(huge, "--m"), doctest::Contains("too large"));
+  }
+  CHECK(wb::size_text(1024) == "2^10");
+  CHECK(wb::size_text(std::uint64_t{1} << 40) == "2^40");
+  CHECK(wb::size_text(1000) == "1000");
+  CHECK(wb::size_text(512) == "512");
+}
+
+TEST_CASE("size options: the syntax on the command line, the option's limit, exit 2 when unread") {
+  const auto parse = [](std::vector<std::string> words, std::int64_t& n, int& block) {
+    CLI::App app{"test"};
+    wb::common_options options;
+    wb::add_common_options(app, options);
+    wb::add_size_option(app, "--n", n, "items", std::uint64_t{1} << 40);
+    wb::add_size_option(app, "--block", block, "threads");
+    words.insert(words.begin(), "prog");
+    std::vector<char*> argv;
+    for (auto& w : words) argv.push_back(w.data());
+    std::ostringstream err;
+    auto* old_err = std::cerr.rdbuf(err.rdbuf());
+    const int code = wb::run_main(app, static_cast<int>(argv.size()), argv.data(), [] { return 0; });
+    std::cerr.rdbuf(old_err);
+    return std::pair{code, err.str()};
+  };
+  std::int64_t n = -1;
+  int block = 0;
+  CHECK(parse({"--n", "2^24", "--block", "2^8"}, n, block).first == 0);
+  CHECK(n == (std::int64_t{1} << 24));
+  CHECK(block == 256);
+  CHECK(parse({"--n", "1e6"}, n, block).first == 0);
+  CHECK(n == 1000000);
+  const auto unread = parse({"--n", "2^x"}, n, block);
+  CHECK(unread.first == 2);
+  CHECK(unread.second.find("error: --n: cannot read '2^x' as a size") == 0);
+  const auto large = parse({"--n", "2^41"}, n, block);
+  CHECK(large.first == 2);
+  CHECK(large.second.find("error: --n: 2^41 is more than 2^40") == 0);
+  CHECK(parse({"--block", "2^31"}, n, block).first == 2);
+  wb::common_options o;
+  CHECK_FALSE(o.reps_given);
+  CHECK(run_cli({"--reps", "3"}, o).code == 0);
+  CHECK(o.reps_given);
+}
