@@ -8,7 +8,7 @@ namespace matmul::WB_TRACK {
 
 namespace {
 
-bool aligned16(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
+inline bool aligned16(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
 
 template <class S>
 void launch_fp32_ceiling(const fp32_problem& p) {
@@ -31,11 +31,7 @@ void matmul_fp32_ceiling(const fp32_problem& p, const config& cfg) {
     case 0: launch_fp32_ceiling<fp32_shape<128, 128, 8, 8, 8, L::swizzled, true>>(p); break;
     case 1: launch_fp32_ceiling<fp32_shape<128, 128, 8, 8, 8, L::padded, true>>(p); break;
     case 2: launch_fp32_ceiling<fp32_shape<128, 128, 8, 8, 8, L::plain, true>>(p); break;
-    case 3: launch_fp32_ceiling<fp32_shape<128, 128, 8, 8, 8, L::swizzled, false>>(p); break;
-    case 4: launch_fp32_ceiling<fp32_shape<128, 128, 16, 8, 8, L::swizzled, true>>(p); break;
-    case 5: launch_fp32_ceiling<fp32_shape<128, 256, 8, 8, 16, L::swizzled, true>>(p); break;
-    case 6: launch_fp32_ceiling<fp32_shape<256, 128, 8, 16, 8, L::swizzled, true>>(p); break;
-    default: launch_fp32_ceiling<fp32_shape<64, 64, 8, 8, 8, L::swizzled, true>>(p); break;
+    default: launch_fp32_ceiling<fp32_shape<128, 128, 8, 8, 8, L::swizzled, false>>(p); break;
   }
 }
 

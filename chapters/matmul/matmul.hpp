@@ -23,6 +23,7 @@
 #include <stdexcept>
 
 #include "wb/bf16.hpp"
+#include "wb/workspace.hpp"
 
 namespace matmul {
 

@@ -28,4 +28,4 @@ void matmul_wmma(const bf16_problem& device, const config& cfg = {});
 // when K or N is no multiple of 8 are A or B first copied with padded rows, which the tensor
 // memory accelerator needs).
 std::size_t hopper_workspace_bytes(std::int64_t M, std::int64_t N, std::int64_t K, const config& cfg = {});
-void matmul_hopper(const bf16_problem& device, void* workspace, std::size_t workspace_bytes, const config& cfg = {});
+void matmul_hopper(const bf16_problem& device, wb::workspace workspace, const config& cfg = {});

@@ -1,8 +1,9 @@
-// Each stage's compiled variants, by name: variant 0 is the stage's default (the one the stage
-// table reports); the others are the alternatives the README measures beside it (the other
-// thread mapping of stage 1, shared memory with bank conflicts, padding or swizzle, tile
-// shapes). `matmul --stage 4 --variant 128x128x8-padded` runs one; the experiment program
-// times them all in one process. Plain C++: host programs include it.
+// Each stage's compiled variants, by name: variant 0 is the stage's default; the others are
+// what the lesson measures beside it (the other thread mapping of stage 1, shared memory with
+// bank conflicts, padded or swizzled, one buffer or two, a shallow pipeline, the Hopper pieces
+// without warp specialisation). `matmul --stage 4 --variant padded` runs one, `--all-variants`
+// every one; tile-shape tuning lives in experiments/tile_configs.cu. Plain C++: host programs
+// include it.
 #pragma once
 
 #include <array>
@@ -35,32 +36,26 @@ inline constexpr std::array<variant, 2> coarsened_variants = {{
     {"coarse-4", "the book's coarsening: 16 x 16 tiles, each thread 4 outputs along a row of C, one A tile reused"},
 }};
 
-// Stage 4: block tile BM x BN x BK, shared-memory layout of the transposed A tile, buffering.
-inline constexpr std::array<variant, 8> fp32_ceiling_variants = {{
-    {"128x128x8", "128 x 128 x 8, 256 threads, 8 x 8 per thread, A swizzled in shared memory, double-buffered"},
-    {"128x128x8-padded", "as the default, A padded by 4 floats per row instead of swizzled"},
-    {"128x128x8-conflicts", "as the default, A stored plainly: 2-way bank conflicts on its transposed stores"},
-    {"128x128x8-single", "as the default with one shared-memory buffer: two barriers per k-tile, no overlap"},
-    {"128x128x16", "128 x 128 x 16: half the barriers, twice the shared memory"},
-    {"128x256x8", "128 x 256 x 8, 256 threads, 8 x 16 per thread"},
-    {"256x128x8", "256 x 128 x 8, 256 threads, 16 x 8 per thread"},
-    {"64x64x8", "64 x 64 x 8, 64 threads, 8 x 8 per thread: more blocks for small matrices"},
+// Stage 4: the shared-memory layout of the transposed A tile and the buffering, each measured
+// beside the default (the tile shapes tried are in experiments/tile_configs.cu).
+inline constexpr std::array<variant, 4> fp32_ceiling_variants = {{
+    {"swizzled", "128 x 128 x 8, 256 threads, 8 x 8 per thread, A swizzled in shared memory, double-buffered"},
+    {"padded", "as the default, A padded by 4 floats per row instead of swizzled"},
+    {"conflicts", "as the default, A stored plainly: 2-way bank conflicts on its transposed stores"},
+    {"single-buffer", "as the default with one shared-memory buffer: two barriers per k-slice, no overlap"},
 }};
 
-// Stage 5: block tile, pipeline depth (cp.async stages).
-inline constexpr std::array<variant, 4> wmma_variants = {{
-    {"128x128x32-s4", "128 x 128 x 32 block tile, 8 warps of 64 x 32, 4 cp.async stages"},
-    {"128x128x32-s3", "as the default with 3 stages"},
-    {"128x256x32-s3", "128 x 256 x 32, 8 warps of 64 x 64, 3 stages"},
-    {"64x64x32-s4", "64 x 64 x 32, 4 warps of 32 x 32, 4 stages: more blocks for small matrices"},
+// Stage 5: the depth of the cp.async pipeline (other tile shapes: experiments/tile_configs.cu).
+inline constexpr std::array<variant, 2> wmma_variants = {{
+    {"4-stage", "128 x 128 x 32 block tile, 8 warps of 64 x 32, 4 slices in flight (cp.async)"},
+    {"2-stage", "as the default with 2 slices: plain double buffering"},
 }};
 
-// Stage 6: the Hopper kernel and the simpler one that shows each piece alone.
-inline constexpr std::array<variant, 5> hopper_variants = {{
-    {"specialized", "128 x 256 x 64 tiles, 4-stage TMA ring, 1 producer + 2 consumer warpgroups, persistent, grouped order"},
-    {"specialized-g16", "as the default with 16 tile rows per group in the tile order"},
-    {"specialized-rows", "as the default with plain row-by-row tile order"},
-    {"specialized-s3", "as the default with a 3-stage ring"},
+// Stage 6: the Hopper kernel, and the simpler one that has each piece without the overlap
+// (other ring depths and tile orders: experiments/tile_configs.cu).
+inline constexpr std::array<variant, 2> hopper_variants = {{
+    {"specialized", "128 x 256 x 64 tiles, 4-stage TMA ring, 1 producer + 2 consumer warpgroups, persistent, "
+                    "grouped tile order"},
     {"simple", "128 x 128 x 64 tiles, one warpgroup issues TMA and wgmma, 3-stage ring, one block per tile"},
 }};
 

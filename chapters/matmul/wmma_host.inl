@@ -26,9 +26,7 @@ void matmul_wmma(const bf16_problem& p, const config& cfg) {
   if (p.M == 0 || p.N == 0) return;
   switch (v) {
     case 0: launch_wmma<wmma_shape<128, 128, 32, 2, 4, 4>>(p); break;
-    case 1: launch_wmma<wmma_shape<128, 128, 32, 2, 4, 3>>(p); break;
-    case 2: launch_wmma<wmma_shape<128, 256, 32, 2, 4, 3>>(p); break;
-    default: launch_wmma<wmma_shape<64, 64, 32, 2, 2, 4>>(p); break;
+    default: launch_wmma<wmma_shape<128, 128, 32, 2, 4, 2>>(p); break;
   }
 }
 

@@ -62,7 +62,7 @@ std::vector<float> run_stage(int stage, const inputs& in, const config& cfg) {
     track::matmul_wmma(p, cfg);
   } else {
     wb::device_buffer<unsigned char> workspace(track::hopper_workspace_bytes(in.M, in.N, in.K, cfg));
-    track::matmul_hopper(p, workspace.data(), workspace.size(), cfg);
+    track::matmul_hopper(p, {workspace.data(), workspace.size()}, cfg);
   }
   WB_CHECK(cudaDeviceSynchronize());
   return to_float(C.to_host());

@@ -1,6 +1,11 @@
 // Stage 4: the fp32 ceiling, every compiled variant.
 #include "helpers.hpp"
+#include "tiling.hpp"
 #include "variants.hpp"
+
+#if defined(WB_BACKEND_CPU)
+#include "fp32_warp_tile.cuh"
+#endif
 
 #include "wb/device_buffer.hpp"
 
@@ -36,4 +41,23 @@ TEST_SUITE("matmul/4 fp32-ceiling") {
   }
   TEST_CASE("a NaN or infinity in A reaches exactly its row") { check_nan_and_inf_rows(4, {}, wb::testing::seed(55)); }
   TEST_CASE("zero, identity and extreme matrices; empty shapes") { check_special_matrices(4, {}, wb::testing::seed(56)); }
+#if defined(WB_BACKEND_CPU)
+  TEST_CASE("--trace's map of who computes what is the kernel's own thread_tile") {
+    // thread_tile is device code: on the cpu backend the host can call it.
+    using S = fp32_shape<128, 128, 8, 8, 8, a_layout::swizzled, true>;
+    const tiling t = tiling_of(4, 0);
+    REQUIRE(t.block_rows == S::BM);
+    REQUIRE(t.threads == S::THREADS);
+    for (int tid = 0; tid < S::THREADS; ++tid) {
+      const track::thread_tile<S> mine(tid);
+      for (int i = 0; i < S::TM; ++i) {
+        for (int j = 0; j < S::TN; ++j) {
+          const int r = mine.row + (i / 4) * S::SUB_M + i % 4, c = mine.col + (j / 4) * S::SUB_N + j % 4;
+          CAPTURE(tid);
+          REQUIRE(owner_thread(t, r, c) == tid);
+        }
+      }
+    }
+  }
+#endif
 }

@@ -11,6 +11,7 @@
 #include "helpers.hpp"
 #include "hopper_shape.hpp"
 #include "pipeline.cuh"
+#include "tiling.hpp"
 #include "variants.hpp"
 #include "wgmma_layout.cuh"
 
@@ -196,6 +197,25 @@ TEST_SUITE("matmul/6 hopper") {
     CHECK(hop::grouped_tile(8, 32, 16, 8).col == 1);
     CHECK(hop::grouped_tile(5, 5, 6, 1).row == 0);  // group 1: row by row
     CHECK(hop::grouped_tile(6, 5, 6, 1).row == 1);
+  }
+
+  TEST_CASE("--trace's map of who computes what is the accumulator layout") {
+    for (const int variant : {0, 1}) {
+      const tiling t = tiling_of(6, variant);
+      const int first_consumer = variant == 0 ? 128 : 0;  // the specialized kernel's warpgroup 0 only loads
+      for (int block = 0; block < t.block_rows / 64; ++block) {
+        for (int thread = 0; thread < 128; ++thread) {
+          for (int i = 0; i < t.block_cols / 2; ++i) {
+            const int r = 64 * block + hop::accumulator_row(thread, i), c = hop::accumulator_col(thread, i);
+            const int expected = variant == 0 ? first_consumer + 128 * block + thread : thread;
+            CAPTURE(variant);
+            CAPTURE(thread);
+            CAPTURE(i);
+            REQUIRE(owner_thread(t, r, c) == expected);
+          }
+        }
+      }
+    }
   }
 
 #if defined(WB_BACKEND_CPU)
