@@ -21,6 +21,7 @@ struct options {
   bool a_given = false, b_given = false, a_from_file = false, b_from_file = false;
   bool trace = false;
   std::string svg;
+  bool no_library = false;  // leave out the cuBLAS rows (compute-sanitizer runs: not our kernels)
   double peak_fp32 = 67, peak_bf16 = 989;  // H100 SXM datasheet, dense
 };
 

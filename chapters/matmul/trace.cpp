@@ -141,10 +141,25 @@ void draw(const tiling& t, std::int64_t M, std::int64_t N, const std::string& fi
       if (owner_thread(t, r, c) / 32 == warp0) {
         r_lo = std::min(r_lo, r), r_hi = std::max(r_hi, r), c_lo = std::min(c_lo, c), c_hi = std::max(c_hi, c);
       }
+  // at most 64 x 64 of it, so that a cell stays large enough to see
+  const bool cut = c_hi - c_lo + 1 > 64 || r_hi - r_lo + 1 > 64;
+  c_hi = std::min(c_hi, c_lo + 63);
+  r_hi = std::min(r_hi, r_lo + 63);
   const double zoom = std::max(1.0, std::min(10.0, 640.0 / static_cast<double>(std::max(c_hi - c_lo + 1, r_hi - r_lo + 1))));
-  const double margin = 20, gap = 70, text = 16;
-  const double top2 = margin + cell * static_cast<double>(rows) + gap + 2 * text;
+  const double margin = 20, text = 16;
   const double width = margin * 2 + std::max(cell * static_cast<double>(cols), zoom * static_cast<double>(c_hi - c_lo + 1));
+  const std::size_t chars = static_cast<std::size_t>(std::max(width, 640.0) / 6.6);
+  const std::string variant = variants_of(t.stage).empty() ? "" : std::string(variants_of(t.stage)[t.variant].name);
+  const auto legend = wrap(fmt::format("stage {} ({}): C is {} x {} (red outline), blocks of {} x {} outputs ({} threads), "
+                                       "the first block coloured by warp. {}",
+                                       t.name, variant, M, N, t.block_rows, t.block_cols, t.threads, t.levels),
+                           chars);
+  const auto caption = wrap(fmt::format("warp {} of the first block (rows {}-{}, columns {}-{} of its tile{}){}", warp0, r_lo,
+                                        r_hi, c_lo, c_hi, cut ? ", the first 64 x 64 of it" : "",
+                                        t.thread_known ? fmt::format(", coloured by lane; outlined: the outputs of thread {}", first)
+                                                       : std::string(": how its elements spread over the lanes is unspecified")),
+                            chars);
+  const double top2 = margin + cell * static_cast<double>(rows) + 18 + text * static_cast<double>(legend.size() + caption.size()) + 12;
   const double height = top2 + zoom * static_cast<double>(r_hi - r_lo + 1) + 3 * text + margin;
   wb::svg::document doc(std::max(width, 640.0), height);
   doc.rect(0, 0, doc.width(), doc.height(), {{"fill", "white"}});
@@ -153,7 +168,6 @@ void draw(const tiling& t, std::int64_t M, std::int64_t N, const std::string& fi
                                  "#9c755f", "#bab0ac", "#86bcb6", "#d37295"};
   const auto X = [&](std::int64_t c) { return margin + cell * static_cast<double>(c); };
   const auto Y = [&](std::int64_t r) { return margin + cell * static_cast<double>(r); };
-  const std::string variant = variants_of(t.stage).empty() ? "" : std::string(variants_of(t.stage)[t.variant].name);
 
   // panel 1: C, the block tiles, the first block by warp (one rectangle per run of one warp)
   doc.begin_group({{"class", "first-block"}});
@@ -174,12 +188,8 @@ void draw(const tiling& t, std::int64_t M, std::int64_t N, const std::string& fi
   doc.end_group();
   doc.rect(X(0), Y(0), cell * static_cast<double>(N), cell * static_cast<double>(M),
            {{"fill", "none"}, {"stroke", "#d62728"}, {"stroke-width", "2"}});
-  const std::size_t chars = static_cast<std::size_t>(doc.width() / 6.6);
   double y = Y(rows) + 18;
-  for (const std::string& line : wrap(fmt::format("stage {} ({}): C is {} x {} (red outline), blocks of {} x {} outputs "
-                                                  "({} threads), the first block coloured by warp. {}",
-                                                  t.name, variant, M, N, t.block_rows, t.block_cols, t.threads, t.levels),
-                                      chars)) {
+  for (const std::string& line : legend) {
     doc.text(margin, y, line, font);
     y += text;
   }
@@ -189,26 +199,35 @@ void draw(const tiling& t, std::int64_t M, std::int64_t N, const std::string& fi
   const auto Y2 = [&](std::int64_t r) { return top2 + zoom * static_cast<double>(r - r_lo); };
   doc.begin_group({{"class", "first-warp"}});
   for (std::int64_t r = r_lo; r <= r_hi; ++r) {
-    for (std::int64_t c = c_lo; c <= c_hi; ++c) {
+    for (std::int64_t c = c_lo; c <= c_hi;) {  // one rectangle per run of one owner
       const int owner = owner_thread(t, r, c);
-      if (owner / 32 != warp0) continue;
-      const std::string fill = t.thread_known ? hue(360.0 * (owner % 32) / 32) : std::string(colors[warp0 % 12]);
-      doc.rect(X2(c), Y2(r), zoom, zoom, {{"fill", fill}, {"stroke", "white"}, {"stroke-width", "0.2"}});
+      std::int64_t end = c + 1;
+      while (end <= c_hi && owner_thread(t, r, end) == owner) ++end;
+      if (owner / 32 == warp0) {
+        const std::string fill = t.thread_known ? hue(360.0 * (owner % 32) / 32) : std::string(colors[warp0 % 12]);
+        doc.rect(X2(c), Y2(r), zoom * static_cast<double>(end - c), zoom, {{"fill", fill}});
+      }
+      c = end;
     }
   }
   doc.end_group();
+  doc.begin_group({{"stroke", "white"}, {"stroke-width", "0.3"}});  // the cell grid of the enlarged warp
+  for (std::int64_t r = r_lo; r <= r_hi + 1; ++r) doc.line(X2(c_lo), Y2(r), X2(c_hi + 1), Y2(r));
+  for (std::int64_t c = c_lo; c <= c_hi + 1; ++c) doc.line(X2(c), Y2(r_lo), X2(c), Y2(r_hi + 1));
+  doc.end_group();
   if (t.thread_known) {
     doc.begin_group({{"class", "one-thread"}, {"fill", "none"}, {"stroke", "black"}, {"stroke-width", "1.5"}});
-    for (std::int64_t r = r_lo; r <= r_hi; ++r)
-      for (std::int64_t c = c_lo; c <= c_hi; ++c)
-        if (owner_thread(t, r, c) == first) doc.rect(X2(c), Y2(r), zoom, zoom);
+    for (std::int64_t r = r_lo; r <= r_hi; ++r) {
+      for (std::int64_t c = c_lo; c <= c_hi; ++c) {
+        if (owner_thread(t, r, c) != first) continue;
+        std::int64_t end = c + 1;
+        while (end <= c_hi && owner_thread(t, r, end) == first) ++end;
+        doc.rect(X2(c), Y2(r), zoom * static_cast<double>(end - c), zoom);
+        c = end - 1;
+      }
+    }
     doc.end_group();
   }
-  const auto caption = wrap(fmt::format("warp {} of the first block (rows {}-{}, columns {}-{} of its tile){}", warp0, r_lo, r_hi,
-                                        c_lo, c_hi,
-                                        t.thread_known ? fmt::format(", coloured by lane; outlined: the outputs of thread {}", first)
-                                                       : std::string(": how its elements spread over the lanes is unspecified")),
-                            chars);
   for (std::size_t i = 0; i < caption.size(); ++i) {
     doc.text(margin, top2 - 8 - text * static_cast<double>(caption.size() - 1 - i), caption[i], font);
   }

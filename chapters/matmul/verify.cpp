@@ -23,8 +23,10 @@ std::vector<float> widen(const std::vector<bf16>& v) { return to_float(v); }
 
 template <class T>
 verifier::verifier(std::span<const float> A, std::span<const float> B, std::int64_t M, std::int64_t N, std::int64_t K,
-                   const T* d_A, const T* d_B)
-    : M_(M), N_(N), K_(K), bf16_(is_bf16<T>), model_(is_bf16<T> ? bf16_error_model(K) : fp32_error_model(K)),
+                   const T* d_A, const T* d_B, bool exact)
+    : M_(M), N_(N), K_(K), bf16_(is_bf16<T>), exact_(exact),
+      // exact: no error in the sums; for a bf16 C, the one rounding to bf16 (at most 2^-8 |C|)
+      model_(exact ? error_model{0, is_bf16<T> ? 0x1p-8 : 0} : is_bf16<T> ? bf16_error_model(K) : fp32_error_model(K)),
       on_device_(wb::backend_is_cuda && M * N * K > host_limit) {
   if (!on_device_) {
     host_ = reference_host(A, B, M, N, K);
@@ -104,15 +106,20 @@ product_result verifier::check_host(std::vector<float> C) const {
 }
 
 std::string verifier::describe() const {
+  if (exact_) {
+    return fmt::format("checked against the exact product (double precision, on the {}): every sum is exact here, so C "
+                       "must be the exact product{}",
+                       on_device_ ? "GPU, sampled on the host" : "host", bf16_ ? " rounded once to bf16" : "");
+  }
   return fmt::format("checked against the exact product (double precision, on the {}): |error| <= {:.3g} * sum|a||b|{}",
                      on_device_ ? "GPU, sampled on the host" : "host", model_.sum,
                      bf16_ ? fmt::format(" + {:.3g} * |C| (bf16 output)", model_.output) : std::string());
 }
 
 template verifier::verifier(std::span<const float>, std::span<const float>, std::int64_t, std::int64_t, std::int64_t,
-                            const float*, const float*);
+                            const float*, const float*, bool);
 template verifier::verifier(std::span<const float>, std::span<const float>, std::int64_t, std::int64_t, std::int64_t,
-                            const bf16*, const bf16*);
+                            const bf16*, const bf16*, bool);
 template product_result verifier::check<float>(const float*) const;
 template product_result verifier::check<bf16>(const bf16*) const;
 

@@ -32,10 +32,12 @@ class verifier {
   static constexpr std::int64_t host_copy_limit = std::int64_t{1} << 26;
 
   // A and B as the stage multiplies them (for bf16 problems already rounded to bf16); d_A and
-  // d_B the same on the device (float or bf16, T of the problem).
+  // d_B the same on the device (float or bf16, T of the problem). `exact`: the inputs are such
+  // that every sum is exact in fp32 (small integers, zeros, an identity), so C must be the
+  // exact product, rounded once to the output type, instead of within the error bound.
   template <class T>
   verifier(std::span<const float> A, std::span<const float> B, std::int64_t M, std::int64_t N, std::int64_t K,
-           const T* d_A, const T* d_B);
+           const T* d_A, const T* d_B, bool exact = false);
 
   // Checks C (device, T as above) and brings it back when it is small enough.
   template <class T>
@@ -50,6 +52,7 @@ class verifier {
  private:
   std::int64_t M_, N_, K_;
   bool bf16_;
+  bool exact_;
   error_model model_;
   bool on_device_;
   reference_product host_;                            // small problems
