@@ -13,8 +13,6 @@
 //                neighbours; the layout of a row is what the variants compare (below)
 #pragma once
 
-#include "wb/kernel.hpp"
-
 namespace matmul {
 
 enum class a_layout {

@@ -7,7 +7,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "wb/kernel.hpp"
+#include "wb/launch.hpp"  // wb::ceil_div (host code includes this header too)
+#include "wb/runtime.hpp"
 
 namespace matmul {
 

@@ -6,15 +6,13 @@
 //                 outer product of 8 values of A's column k and 8 of B's row k.
 #include "wb/kernel.hpp"
 
+#include "coarsened_shape.hpp"
 #include "matmul.hpp"
 #include "tile_grid.hpp"
 
 namespace matmul::WB_TRACK {
 
 // ---- coarse-4: PMPP's coarsened tiled kernel, with the boundary checks of stage 2 (MM1) ----
-constexpr int COARSE_TILE = 16;
-constexpr int COARSE_FACTOR = 4;
-
 // A block of 16 x 16 threads computes 16 rows x (16 * COARSE_FACTOR) columns of C.
 __global__ void matmul_coarse_kernel(const float* A, const float* B, float* C, std::int64_t M, std::int64_t N,
                                      std::int64_t K, std::int64_t tiles_n) {
@@ -24,13 +22,7 @@ __global__ void matmul_coarse_kernel(const float* A, const float* B, float* C, s
 }
 
 // ---- register-8x8: a 2-D register tile per thread ------------------------------------------
-constexpr int REG_BM = 128;  // block tile: REG_BM x REG_BN outputs, REG_BK-wide slices of K
-constexpr int REG_BN = 128;
-constexpr int REG_BK = 8;
-constexpr int REG_TM = 8;  // thread tile: REG_TM x REG_TN outputs
-constexpr int REG_TN = 8;
-constexpr int REG_THREADS = (REG_BM / REG_TM) * (REG_BN / REG_TN);  // 256, as 16 x 16
-
+// (the shapes: coarsened_shape.hpp)
 // Thread (ty, tx) owns rows ty + 16 i and columns tx + 16 j (i, j < 8) of the block's tile.
 __global__ void matmul_register_tile_kernel(const float* A, const float* B, float* C, std::int64_t M, std::int64_t N,
                                             std::int64_t K, std::int64_t tiles_n) {

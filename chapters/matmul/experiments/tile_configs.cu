@@ -21,8 +21,6 @@
 #include <string>
 #include <vector>
 
-#include <fmt/format.h>
-
 #include "wb/device_buffer.hpp"
 #include "wb/device_info.hpp"
 #include "wb/kernel.hpp"
@@ -86,11 +84,17 @@ class bench {
       const wb::timing t = wb::time_gpu(run);
       last_ms_ = t.median_ms;
       const double tflops = 2.0 * static_cast<double>(s_.M) * static_cast<double>(s_.N) * static_cast<double>(s_.K) / (t.median_ms * 1e9);
-      line = fmt::format("{},{},{},{},{},{:.4f},{:.1f},{},{}", s_.M, s_.N, s_.K, stage, config, t.median_ms, tflops,
-                         library_ms > 0 ? fmt::format("{:.3f}", library_ms / t.median_ms) : "",
-                         counts.wrong == 0 ? "yes" : fmt::format("NO ({} wrong)", counts.wrong));
+      char text[512];
+      char ratio[32] = "";
+      if (library_ms > 0) std::snprintf(ratio, sizeof ratio, "%.3f", library_ms / t.median_ms);
+      const std::string verified = counts.wrong == 0 ? "yes" : "NO (" + std::to_string(counts.wrong) + " wrong)";
+      std::snprintf(text, sizeof text, "%lld,%lld,%lld,%s,%s,%.4f,%.1f,%s,%s", static_cast<long long>(s_.M),
+                    static_cast<long long>(s_.N), static_cast<long long>(s_.K), stage.c_str(), config.c_str(), t.median_ms,
+                    tflops, ratio, verified.c_str());
+      line = text;
     } catch (const std::exception& e) {
-      line = fmt::format("{},{},{},{},{},,,,failed: {}", s_.M, s_.N, s_.K, stage, config, e.what());
+      line = std::to_string(s_.M) + "," + std::to_string(s_.N) + "," + std::to_string(s_.K) + "," + stage + "," + config +
+             ",,,,failed: " + e.what();
       cudaGetLastError();
     }
     std::printf("%s\n", line.c_str());

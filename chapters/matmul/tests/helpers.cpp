@@ -161,6 +161,8 @@ void check_special_matrices(int stage, const config& cfg, std::uint64_t seed) {
   check_case(stage, make_inputs(stage, 33, 31, 0, fill::uniform, fill::uniform, seed + 2), cfg, true, "K = 0: C = 0");
   check_case(stage, make_inputs(stage, 40, 36, 50, fill::extremes, fill::extremes, seed + 3), cfg, false,
              "magnitudes from 2^-60 to 2^60");
+  check_case(stage, make_inputs(stage, 3, 5, (1 << 16) + 3, fill::small_integers, fill::small_integers, seed + 5), cfg,
+             true, "K = 2^16 + 3");
   for (const shape s : {shape{0, 17, 9}, shape{17, 0, 9}, shape{0, 0, 0}}) {
     const inputs in = make_inputs(stage, s.M, s.N, s.K, fill::uniform, fill::uniform, seed + 4);
     CHECK(run_stage(stage, in, cfg).empty());

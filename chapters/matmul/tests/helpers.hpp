@@ -54,7 +54,8 @@ std::vector<shape> boundary_shapes(std::initializer_list<std::int64_t> sizes, st
 void check_shapes(int stage, const config& cfg, const std::vector<shape>& shapes, std::uint64_t seed);
 // A NaN in one row of A and an infinity in another reach exactly their rows of C.
 void check_nan_and_inf_rows(int stage, const config& cfg, std::uint64_t seed);
-// All-zero A, identity A (C = B's first rows), K = 0 (C = 0), extreme magnitudes, M or N = 0.
+// All-zero A, identity A (C = B's first rows), K = 0 (C = 0), extreme magnitudes, K past 2^16,
+// M or N = 0.
 void check_special_matrices(int stage, const config& cfg, std::uint64_t seed);
 
 }  // namespace matmul::testing

@@ -1,5 +1,6 @@
 // Stage 4: the fp32 ceiling, every compiled variant.
 #include "helpers.hpp"
+#include "large.hpp"
 #include "tiling.hpp"
 #include "variants.hpp"
 
@@ -60,4 +61,9 @@ TEST_SUITE("matmul/4 fp32-ceiling") {
     }
   }
 #endif
+  WB_GPU_TEST_CASE("[large] M K past 2^31 elements: 64-bit indices, exact small-integer sums") {
+  // A holds 32769 x 65544 > 2^31 elements: every index past 2^31 must be 64-bit.
+    const std::string wrong = check_large<float>(32769, 64, 65544, [](const fp32_problem& p) { track::matmul_fp32_ceiling(p); });
+    CHECK_MESSAGE(wrong.empty(), wrong);
+  }
 }

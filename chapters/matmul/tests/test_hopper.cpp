@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "helpers.hpp"
+#include "large.hpp"
 #include "hopper_shape.hpp"
 #include "pipeline.cuh"
 #include "tiling.hpp"
@@ -232,7 +233,7 @@ TEST_SUITE("matmul/6 hopper") {
         // tiles 128 x 256 (128 x 128 for simple), k-blocks of 64 in a 3- or 4-stage ring (K up
         // to 13 k-blocks wraps it several times); K or N no multiple of 8 goes through the
         // padded copies
-        check_shapes(6, {v}, boundary_shapes({1, 8, 63, 64, 65, 127, 128, 129, 255, 256, 257}, 72),
+        check_shapes(6, {v}, boundary_shapes({1, 8, 31, 32, 33, 63, 64, 65, 127, 128, 129, 255, 256, 257}, 72),
                      wb::testing::seed(80 + static_cast<std::uint64_t>(v)));
         check_shapes(6, {v}, {{1000, 700, 824}, {300, 520, 33}, {64, 64, 3}}, wb::testing::seed(90));
       } catch (const stage_unavailable& e) {
@@ -247,6 +248,17 @@ TEST_SUITE("matmul/6 hopper") {
       check_nan_and_inf_rows(6, {}, wb::testing::seed(91));
       check_special_matrices(6, {}, wb::testing::seed(92));
       check_nan_and_inf_rows(6, {static_cast<int>(hopper_variants.size()) - 1}, wb::testing::seed(93));
+    } catch (const stage_unavailable& e) {
+      CHECK(std::string(e.what()).find("sm_90") != std::string::npos);
+    }
+  }
+  WB_GPU_TEST_CASE("[large] M K past 2^31 elements: 64-bit indices, exact small-integer sums") {
+  // A holds 32769 x 65544 > 2^31 elements: every index past 2^31 must be 64-bit.
+    try {
+      const std::string wrong = check_large<bf16>(32769, 64, 65544, [](const bf16_problem& p) {
+        track::matmul_hopper(p, {});  // K and N multiples of 8: no workspace
+      });
+      CHECK_MESSAGE(wrong.empty(), wrong);
     } catch (const stage_unavailable& e) {
       CHECK(std::string(e.what()).find("sm_90") != std::string::npos);
     }
