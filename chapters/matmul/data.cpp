@@ -26,7 +26,8 @@ std::vector<float> generate(std::int64_t rows, std::int64_t cols, fill f, std::u
         v = std::ldexp(r.below(2) != 0 ? 1.0f : -1.0f, e);
       }
       break;
-    case fill::zeros: break;
+    case fill::zeros:
+      break;
     case fill::identity:
       for (std::int64_t i = 0; i < std::min(rows, cols); ++i) out[static_cast<std::size_t>(i * cols + i)] = 1.0f;
       break;
@@ -36,11 +37,16 @@ std::vector<float> generate(std::int64_t rows, std::int64_t cols, fill f, std::u
 
 const char* fill_name(fill f) {
   switch (f) {
-    case fill::uniform: return "uniform";
-    case fill::small_integers: return "small-integers";
-    case fill::extremes: return "extremes";
-    case fill::zeros: return "zeros";
-    case fill::identity: return "identity";
+    case fill::uniform:
+      return "uniform";
+    case fill::small_integers:
+      return "small-integers";
+    case fill::extremes:
+      return "extremes";
+    case fill::zeros:
+      return "zeros";
+    case fill::identity:
+      return "identity";
   }
   return "?";
 }
@@ -68,7 +74,7 @@ std::vector<float> to_float(std::span<const bf16> values) {
 }
 
 reference_product reference_host(std::span<const float> A, std::span<const float> B, std::int64_t M, std::int64_t N,
-                                  std::int64_t K) {
+                                 std::int64_t K) {
   if (static_cast<std::int64_t>(A.size()) != M * K || static_cast<std::int64_t>(B.size()) != K * N) {
     throw std::invalid_argument("reference_host: A must hold M x K and B K x N elements");
   }
@@ -101,8 +107,8 @@ std::string first_wrong(std::span<const float> C, const reference_product& ref, 
     if (!element_ok(C[e], ref.C[e], ref.abs_sum[e], model)) {
       const auto i = static_cast<std::int64_t>(e) / std::max<std::int64_t>(ref.N, 1);
       const auto j = static_cast<std::int64_t>(e) % std::max<std::int64_t>(ref.N, 1);
-      return fmt::format("{}: C[{}][{}] = {:.9g}, expected {:.9g} within {:.3g} (K = {})", what, i, j, C[e],
-                         ref.C[e], error_bound(model, ref.C[e], ref.abs_sum[e]), ref.K);
+      return fmt::format("{}: C[{}][{}] = {:.9g}, expected {:.9g} within {:.3g} (K = {})", what, i, j, C[e], ref.C[e],
+                         error_bound(model, ref.C[e], ref.abs_sum[e]), ref.K);
     }
   }
   return "";

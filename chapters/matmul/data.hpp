@@ -13,11 +13,11 @@
 namespace matmul {
 
 enum class fill {
-  uniform,         // uniform in [-1, 1)
+  uniform,  // uniform in [-1, 1)
   small_integers,  // integers in [-2, 2]: every product and sum exact in fp32 (and bf16 for |C| <= 256)
-  extremes,        // +-2^e, e uniform in [-60, 60]: products from 2^-120 to 2^120, no overflow
+  extremes,  // +-2^e, e uniform in [-60, 60]: products from 2^-120 to 2^120, no overflow
   zeros,
-  identity,        // 1 on the diagonal, 0 elsewhere (any shape)
+  identity,  // 1 on the diagonal, 0 elsewhere (any shape)
 };
 
 // A rows x cols matrix, row-major, from a seed and a salt (A and B of one seed differ).

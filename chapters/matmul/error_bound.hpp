@@ -26,7 +26,7 @@
 namespace matmul {
 
 struct error_model {
-  double sum = 0;     // multiplies sum_k |A[i][k]| |B[k][j]|
+  double sum = 0;  // multiplies sum_k |A[i][k]| |B[k][j]|
   double output = 0;  // multiplies |C[i][j]| (the final rounding to the output type)
 };
 
@@ -35,7 +35,9 @@ __host__ __device__ inline double gamma_k(std::int64_t K, double u) {
   return ku < 1 ? ku / (1 - ku) : INFINITY;
 }
 
-inline error_model fp32_error_model(std::int64_t K) { return {gamma_k(K, 0x1p-24) + gamma_k(K, 0x1p-53), 0}; }
+inline error_model fp32_error_model(std::int64_t K) {
+  return {gamma_k(K, 0x1p-24) + gamma_k(K, 0x1p-53), 0};
+}
 inline error_model bf16_error_model(std::int64_t K) {
   return {(gamma_k(K, 0x1p-22) + gamma_k(K, 0x1p-53)) * (1 + 0x1p-8), 0x1p-8};
 }

@@ -8,7 +8,9 @@ namespace matmul::WB_TRACK {
 
 namespace {
 
-inline bool aligned16(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
+inline bool aligned16(const void* p) {
+  return reinterpret_cast<std::uintptr_t>(p) % 16 == 0;
+}
 
 template <class S>
 void launch_fp32_ceiling(const fp32_problem& p) {
@@ -28,10 +30,18 @@ void matmul_fp32_ceiling(const fp32_problem& p, const config& cfg) {
   if (p.M == 0 || p.N == 0) return;
   using L = a_layout;
   switch (v) {
-    case 0: launch_fp32_ceiling<fp32_shape<128, 128, 8, 8, 8, L::swizzled, true>>(p); break;
-    case 1: launch_fp32_ceiling<fp32_shape<128, 128, 8, 8, 8, L::padded, true>>(p); break;
-    case 2: launch_fp32_ceiling<fp32_shape<128, 128, 8, 8, 8, L::plain, true>>(p); break;
-    default: launch_fp32_ceiling<fp32_shape<128, 128, 8, 8, 8, L::swizzled, false>>(p); break;
+    case 0:
+      launch_fp32_ceiling<fp32_shape<128, 128, 8, 8, 8, L::swizzled, true>>(p);
+      break;
+    case 1:
+      launch_fp32_ceiling<fp32_shape<128, 128, 8, 8, 8, L::padded, true>>(p);
+      break;
+    case 2:
+      launch_fp32_ceiling<fp32_shape<128, 128, 8, 8, 8, L::plain, true>>(p);
+      break;
+    default:
+      launch_fp32_ceiling<fp32_shape<128, 128, 8, 8, 8, L::swizzled, false>>(p);
+      break;
   }
 }
 

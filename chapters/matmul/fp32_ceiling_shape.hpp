@@ -17,16 +17,18 @@ namespace matmul {
 
 enum class a_layout {
   swizzled,  // float4 m/4 of row k stored at (m/4) ^ swizzle(k): conflict-free transposed stores
-  padded,    // rows BM + 4 floats long: the same, for 4 floats of padding per row
-  plain,     // rows BM floats long: the transposed stores of two lanes hit one bank
+  padded,  // rows BM + 4 floats long: the same, for 4 floats of padding per row
+  plain,  // rows BM floats long: the transposed stores of two lanes hit one bank
 };
 
-template <int BM_, int BN_, int BK_, int TM_, int TN_, a_layout LAYOUT_, bool DOUBLE_BUFFER_>
+// MIN_BLOCKS: blocks per SM the compiler must leave room for (__launch_bounds__): 2 caps a
+// thread at 128 registers, so that two blocks of 256 threads share an SM.
+template <int BM_, int BN_, int BK_, int TM_, int TN_, a_layout LAYOUT_, bool DOUBLE_BUFFER_, int MIN_BLOCKS_ = 2>
 struct fp32_shape {
-  static constexpr int BM = BM_, BN = BN_, BK = BK_, TM = TM_, TN = TN_;
+  static constexpr int BM = BM_, BN = BN_, BK = BK_, TM = TM_, TN = TN_, MIN_BLOCKS = MIN_BLOCKS_;
   static constexpr a_layout LAYOUT = LAYOUT_;
   static constexpr bool DOUBLE_BUFFER = DOUBLE_BUFFER_;
-  static constexpr int LANES_M = 4, LANES_N = 8;             // a warp's lanes: lane = lane_m * 8 + lane_n
+  static constexpr int LANES_M = 4, LANES_N = 8;  // a warp's lanes: lane = lane_m * 8 + lane_n
   static constexpr int WM = LANES_M * TM, WN = LANES_N * TN;  // warp tile
   static constexpr int WARPS_M = BM / WM, WARPS_N = BN / WN;
   static constexpr int THREADS = 32 * WARPS_M * WARPS_N;

@@ -15,7 +15,9 @@ namespace matmul::WB_TRACK {
 
 namespace {
 
-std::int64_t round_up_8(std::int64_t x) { return (x + 7) / 8 * 8; }
+std::int64_t round_up_8(std::int64_t x) {
+  return (x + 7) / 8 * 8;
+}
 
 #if defined(WB_BACKEND_CUDA)
 // out (rows x padded_cols) = in (rows x cols) with zero columns added: the TMA needs a row
@@ -61,8 +63,8 @@ void launch_hopper(const bf16_problem& p, const wb::bf16* A, const wb::bf16* B) 
   const std::int64_t tiles = wb::ceil_div(p.M, S::BM) * wb::ceil_div(p.N, S::BN);
   if constexpr (S::SPECIALIZED) {
     const auto blocks = static_cast<unsigned>(std::min<std::int64_t>(tiles, sm_count()));  // persistent
-    wb::launch({dim3(blocks), dim3(S::THREADS), S::SHARED_BYTES}, hopper::matmul_hopper_specialized_kernel<S>, last.map_A,
-               last.map_B, p.C, p.M, p.N, p.K, pairs);
+    wb::launch({dim3(blocks), dim3(S::THREADS), S::SHARED_BYTES}, hopper::matmul_hopper_specialized_kernel<S>,
+               last.map_A, last.map_B, p.C, p.M, p.N, p.K, pairs);
   } else {
     const unsigned blocks = tile_blocks(p.M, p.N, S::BM, S::BN, "stage 6");
     wb::launch({dim3(blocks), dim3(S::THREADS), S::SHARED_BYTES}, hopper::matmul_hopper_simple_kernel<S>, last.map_A,
@@ -95,15 +97,20 @@ void matmul_hopper(const bf16_problem& p, wb::workspace workspace, const config&
   }
   const auto aligned16 = [](const void* q) { return reinterpret_cast<std::uintptr_t>(q) % 16 == 0; };
   if (!aligned16(p.A) || !aligned16(p.B)) {
-    throw std::invalid_argument("stage 6: A and B must start on 16-byte boundaries (the TMA reads them in 16-byte units)");
+    throw std::invalid_argument(
+        "stage 6: A and B must start on 16-byte boundaries (the TMA reads them in 16-byte units)");
   }
   // Rows whose pitch is no multiple of 16 bytes are first copied into the workspace, padded.
   wb::carver carve(workspace, "stage 6");
   const wb::bf16* A = p.K % 8 == 0 ? p.A : padded(p.A, p.M, p.K, carve);
   const wb::bf16* B = p.N % 8 == 0 ? p.B : padded(p.B, p.K, p.N, carve);
   switch (v) {
-    case 0: launch_hopper<hopper_shape<128, 256, 4, 8, true>>(p, A, B); break;
-    default: launch_hopper<hopper_shape<128, 128, 3, 1, false>>(p, A, B); break;
+    case 0:
+      launch_hopper<hopper_shape<128, 256, 4, 8, true> >(p, A, B);
+      break;
+    default:
+      launch_hopper<hopper_shape<128, 128, 3, 1, false> >(p, A, B);
+      break;
   }
 #endif
 }

@@ -32,9 +32,12 @@ stage_selection select_stages(const options& opt, bool type_given) {
     std::string names;
     for (const int s : out.numbers) {
       known = known || variant_index(s, opt.variant) >= 0;
-      for (const auto& v : variants_of(s)) names += fmt::format("{}{} (stage {})", names.empty() ? "" : ", ", v.name, s);
+      for (const auto& v : variants_of(s))
+        names += fmt::format("{}{} (stage {})", names.empty() ? "" : ", ", v.name, s);
     }
-    if (!known) throw wb::usage_error(fmt::format("--variant {}: no selected stage has it; the variants: {}", opt.variant, names));
+    if (!known)
+      throw wb::usage_error(
+          fmt::format("--variant {}: no selected stage has it; the variants: {}", opt.variant, names));
   }
   return out;
 }
@@ -45,7 +48,8 @@ problem_input make_input(const options& opt) {
   const bool given = opt.a_given || opt.b_given;
   if (given) {
     if (!opt.a_given || !opt.b_given) throw wb::usage_error("give both A and B (--a/--a-file and --b/--b-file)");
-    if (opt.m < 0 || opt.n < 0 || opt.k < 0) throw wb::usage_error("--a and --b are row-major: give their shape with --m --n --k");
+    if (opt.m < 0 || opt.n < 0 || opt.k < 0)
+      throw wb::usage_error("--a and --b are row-major: give their shape with --m --n --k");
   }
   in.M = opt.m >= 0 ? opt.m : fallback;
   in.N = opt.n >= 0 ? opt.n : fallback;
@@ -68,8 +72,8 @@ problem_input make_input(const options& opt) {
     in.B = opt.b_from_file ? wb::read_numbers_file<float>(opt.b_file) : wb::parse_list<float>(opt.b_list, "--b");
     const auto check = [](const std::vector<float>& v, std::int64_t rows, std::int64_t cols, const char* name) {
       if (static_cast<std::int64_t>(v.size()) != rows * cols) {
-        throw wb::usage_error(fmt::format("{} has {} numbers; as a {} x {} matrix it needs {}", name, v.size(), rows,
-                                          cols, rows * cols));
+        throw wb::usage_error(
+            fmt::format("{} has {} numbers; as a {} x {} matrix it needs {}", name, v.size(), rows, cols, rows * cols));
       }
     };
     check(in.A, in.M, in.K, "A");

@@ -72,10 +72,11 @@ class matmul_chapter {
     wb::report_layout layout;
     layout.work_field = "flops";
     layout.rates = {{"TFLOP/s", "tflop_per_s", 1e12, 1, peak, "% of peak", "pct_of_peak", "peak_tflop_per_s"}};
-    layout.preamble = {fmt::format("peak: {:g} TFLOP/s ({}; --peak-{} sets another GPU's)", peak,
-                                   bf16_stages ? "bf16 on the tensor cores, dense, H100 SXM" : "fp32 without tensor cores, H100 SXM",
-                                   bf16_stages ? "bf16" : "fp32"),
-                       verify_->describe()};
+    layout.preamble = {
+        fmt::format("peak: {:g} TFLOP/s ({}; --peak-{} sets another GPU's)", peak,
+                    bf16_stages ? "bf16 on the tensor cores, dense, H100 SXM" : "fp32 without tensor cores, H100 SXM",
+                    bf16_stages ? "bf16" : "fp32"),
+        verify_->describe()};
     return layout;
   }
 
@@ -83,7 +84,8 @@ class matmul_chapter {
   // mapping beside its default always (the coalescing pitfall is its lesson).
   std::vector<std::string> variants(const wb::stage& s) const {
     std::vector<std::string> suffixes;
-    for (const int v : variant_rows(s.number)) suffixes.push_back(v == 0 ? "" : " " + std::string(variants_of(s.number)[v].name));
+    for (const int v : variant_rows(s.number))
+      suffixes.push_back(v == 0 ? "" : " " + std::string(variants_of(s.number)[v].name));
     return suffixes;
   }
 
@@ -100,7 +102,9 @@ class matmul_chapter {
       auto C = std::make_shared<std::vector<float>>(static_cast<std::size_t>(M_ * N_));
       job.on_host = true;
       job.note = "host CPU";
-      job.run = [this, t, C] { WB_WITH_TRACK(matmul, t, { tr::matmul_sequential_host({A_.data(), B_.data(), C->data(), M_, N_, K_}); }); };
+      job.run = [this, t, C] {
+        WB_WITH_TRACK(matmul, t, { tr::matmul_sequential_host({A_.data(), B_.data(), C->data(), M_, N_, K_}); });
+      };
       job.output = [this, C] { return verify_->check_host(*C); };
       return job;
     }
@@ -110,14 +114,24 @@ class matmul_chapter {
       try {
         WB_WITH_TRACK(matmul, t, {
           if constexpr (bf16_stages) {
-            if (number == 5) tr::matmul_wmma(p, cfg);
-            else tr::matmul_hopper(p, workspace(tr::hopper_workspace_bytes(M_, N_, K_, cfg)), cfg);
+            if (number == 5)
+              tr::matmul_wmma(p, cfg);
+            else
+              tr::matmul_hopper(p, workspace(tr::hopper_workspace_bytes(M_, N_, K_, cfg)), cfg);
           } else {
             switch (number) {
-              case 1: tr::matmul_naive(p, cfg); break;
-              case 2: tr::matmul_tiled(p, cfg); break;
-              case 3: tr::matmul_coarsened(p, cfg); break;
-              default: tr::matmul_fp32_ceiling(p, cfg); break;
+              case 1:
+                tr::matmul_naive(p, cfg);
+                break;
+              case 2:
+                tr::matmul_tiled(p, cfg);
+                break;
+              case 3:
+                tr::matmul_coarsened(p, cfg);
+                break;
+              default:
+                tr::matmul_fp32_ceiling(p, cfg);
+                break;
             }
           }
         });
@@ -140,8 +154,10 @@ class matmul_chapter {
     job.prepare = [this] { d_C_.fill_bytes(0x7F); };
     job.run = [this] {
       const problem<T> p{d_A_.data(), d_B_.data(), d_C_.data(), M_, N_, K_};
-      if constexpr (bf16_stages) baseline::cublas_gemm_bf16(p);
-      else baseline::cublas_sgemm(p);
+      if constexpr (bf16_stages)
+        baseline::cublas_gemm_bf16(p);
+      else
+        baseline::cublas_sgemm(p);
     };
     job.output = [this] { return verify_->check(d_C_.data()); };
     rows.push_back(std::move(job));
@@ -162,9 +178,11 @@ class matmul_chapter {
     if (solution.C.empty() && M_ * N_ > 0) return "";  // too large to compare on the host
     if (solution.C.size() != exercise.C.size()) return "C has another size";
     for (std::size_t e = 0; e < solution.C.size(); ++e) {
-      if (solution.C[e] == exercise.C[e] || (solution.C[e] != solution.C[e] && exercise.C[e] != exercise.C[e])) continue;
-      return fmt::format("at C[{}][{}]: solution {:.9g}, exercise {:.9g}{}", e / N_, e % N_, solution.C[e], exercise.C[e],
-                         solution.wrong.empty() && exercise.wrong.empty() ? " (both within the bound: sums in another order)" : "");
+      if (solution.C[e] == exercise.C[e] || (solution.C[e] != solution.C[e] && exercise.C[e] != exercise.C[e]))
+        continue;
+      return fmt::format(
+          "at C[{}][{}]: solution {:.9g}, exercise {:.9g}{}", e / N_, e % N_, solution.C[e], exercise.C[e],
+          solution.wrong.empty() && exercise.wrong.empty() ? " (both within the bound: sums in another order)" : "");
     }
     return "";
   }
@@ -238,8 +256,9 @@ int run_table(const options& opt, const problem_input& in, std::span<const wb::s
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"matmul: C = A B from PMPP's first kernel to Hopper's tensor cores, stage by stage, checked against "
-               "the exact product and timed beside cuBLAS"};
+  CLI::App app{
+      "matmul: C = A B from PMPP's first kernel to Hopper's tensor cores, stage by stage, checked against "
+      "the exact product and timed beside cuBLAS"};
   options opt;
   wb::add_common_options(app, opt.common);
   const std::uint64_t max_side = std::uint64_t{1} << 31;
@@ -248,25 +267,31 @@ int main(int argc, char** argv) {
   wb::add_size_option(app, "--k", opt.k, "columns of A, rows of B (same default)", max_side);
   app.add_option("--type", opt.type, "fp32 (stages 0-4) or bf16 (stages 5-6); default: each stage's own")
       ->check(CLI::IsMember({"fp32", "bf16"}));
-  app.add_option("--fill", opt.fill, "generated A and B: uniform in [-1, 1), small-integers (exact sums), extremes "
-                                     "(+-2^-60 .. 2^60), zeros, identity")
+  app.add_option("--fill", opt.fill,
+                 "generated A and B: uniform in [-1, 1), small-integers (exact sums), extremes "
+                 "(+-2^-60 .. 2^60), zeros, identity")
       ->check(CLI::IsMember({"uniform", "small-integers", "extremes", "zeros", "identity"}))
       ->capture_default_str();
-  app.add_option("--variant", opt.variant, "run this variant of the selected stages (names: variants.hpp, --all-variants)");
+  app.add_option("--variant", opt.variant,
+                 "run this variant of the selected stages (names: variants.hpp, --all-variants)");
   app.add_flag("--all-variants", opt.all_variants, "one row per variant of each selected stage");
   app.add_option("--a", opt.a_list, "A given row-major as a list, e.g. 1,2,3,4 (with --m --n --k)");
   app.add_option("--b", opt.b_list, "B given row-major as a list");
   app.add_option("--a-file", opt.a_file, "A from a file of whitespace-separated numbers, row-major");
   app.add_option("--b-file", opt.b_file, "B from a file");
   app.add_flag("--no-library", opt.no_library, "leave out the cuBLAS rows (e.g. under compute-sanitizer)");
-  app.add_option("--peak-fp32", opt.peak_fp32, "the GPU's fp32 peak in TFLOP/s, for '% of peak'")->capture_default_str();
-  app.add_option("--peak-bf16", opt.peak_bf16, "the GPU's dense bf16 tensor-core peak in TFLOP/s")->capture_default_str();
-  app.add_flag("--trace", opt.trace, fmt::format("for C of at most {} x {}: which block, warp and thread of each selected "
-                                                 "stage computes which outputs and loads which tiles",
-                                                 max_trace_side, max_trace_side));
-  app.add_option("--svg", opt.svg, fmt::format("with --trace: draw the tiling of the first selected stage (grid, block, "
-                                               "warp and thread tiles) for C of at most {} x {}",
-                                               max_svg_side, max_svg_side))
+  app.add_option("--peak-fp32", opt.peak_fp32, "the GPU's fp32 peak in TFLOP/s, for '% of peak'")
+      ->capture_default_str();
+  app.add_option("--peak-bf16", opt.peak_bf16, "the GPU's dense bf16 tensor-core peak in TFLOP/s")
+      ->capture_default_str();
+  app.add_flag("--trace", opt.trace,
+               fmt::format("for C of at most {} x {}: which block, warp and thread of each selected "
+                           "stage computes which outputs and loads which tiles",
+                           max_trace_side, max_trace_side));
+  app.add_option("--svg", opt.svg,
+                 fmt::format("with --trace: draw the tiling of the first selected stage (grid, block, "
+                             "warp and thread tiles) for C of at most {} x {}",
+                             max_svg_side, max_svg_side))
       ->type_name("FILE");
   app.get_option("--print")->description(
       fmt::format("print each stage's C row-major on one line (C of at most {} elements)", wb::max_print_elements));

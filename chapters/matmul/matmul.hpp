@@ -33,7 +33,7 @@ template <class T>
 struct problem {
   const T* A = nullptr;  // M x K
   const T* B = nullptr;  // K x N
-  T* C = nullptr;        // M x N
+  T* C = nullptr;  // M x N
   std::int64_t M = 0;
   std::int64_t N = 0;
   std::int64_t K = 0;

@@ -13,7 +13,7 @@ namespace matmul {
 struct options {
   wb::common_options common;
   std::int64_t m = -1, n = -1, k = -1;  // -1: the backend's default
-  std::string type;                     // "fp32", "bf16", or "" for the stages of both
+  std::string type;  // "fp32", "bf16", or "" for the stages of both
   std::string fill = "uniform";
   std::string variant;
   bool all_variants = false;

@@ -9,8 +9,12 @@ namespace {
 
 constexpr int TILE = 16;
 
-__device__ __forceinline__ double widen(float v) { return v; }
-__device__ __forceinline__ double widen(wb::bf16 v) { return wb::to_float(v); }
+__device__ __forceinline__ double widen(float v) {
+  return v;
+}
+__device__ __forceinline__ double widen(wb::bf16 v) {
+  return wb::to_float(v);
+}
 
 template <class T>
 __global__ void product_kernel(const T* A, const T* B, std::int64_t M, std::int64_t N, std::int64_t K,
@@ -56,8 +60,8 @@ void product_device(const T* A, const T* B, std::int64_t M, std::int64_t N, std:
   if (M == 0 || N == 0) return;
   const std::int64_t tiles_n = wb::ceil_div(N, TILE);
   const std::int64_t blocks = wb::ceil_div(M, TILE) * tiles_n;
-  wb::launch({dim3(static_cast<unsigned>(blocks)), dim3(TILE, TILE)}, product_kernel<T>, A, B, M, N, K, tiles_n, C_exact,
-             abs_sum);
+  wb::launch({dim3(static_cast<unsigned>(blocks)), dim3(TILE, TILE)}, product_kernel<T>, A, B, M, N, K, tiles_n,
+             C_exact, abs_sum);
 }
 
 template <class T>

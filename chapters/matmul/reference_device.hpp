@@ -19,7 +19,7 @@ void product_device(const T* A, const T* B, std::int64_t M, std::int64_t N, std:
                     double* abs_sum);
 
 struct check_counts {
-  long long wrong = 0;   // elements outside the bound
+  long long wrong = 0;  // elements outside the bound
   long long first = -1;  // the first of them (row-major index), or -1
 };
 // Checks `count` elements of C (device) against C_exact, abs_sum (device) with `model`.

@@ -10,14 +10,21 @@
 namespace matmul {
 
 inline constexpr std::array<wb::stage, 7> stages = {{
-    {0, "matmul/0 sequential", "sequential C = A B: the specification", "PMPP §3.4, Fig. 3.11", "sequential.cpp",
+    {0,
+     "matmul/0 sequential",
+     "sequential C = A B: the specification",
+     "PMPP §3.4, Fig. 3.11",
+     "sequential.cpp",
      {"C[i][j] is the dot product of row i of A and column j of B. All three matrices are row-major: where in "
       "memory is A[i][k]? And B[k][j]?",
       "Three nested loops: i over the rows of C, j over its columns, and innermost k, adding A[i][k] * B[k][j] "
       "into a float that starts at 0 and is stored into C[i][j] when k is done. Use 64-bit indices.",
       "for (i = 0; i < M; ++i) for (j = 0; j < N; ++j) { float sum = 0; for (k = 0; k < K; ++k) sum += "
       "A[i * K + k] * B[k * N + j]; C[i * N + j] = sum; } (p.A, p.B, p.C, p.M, p.N, p.K of the problem)."}},
-    {1, "matmul/1 naive", "one thread per output, and the coalescing pitfall", "PMPP §3.4, Fig. 3.11; §6.1",
+    {1,
+     "matmul/1 naive",
+     "one thread per output, and the coalescing pitfall",
+     "PMPP §3.4, Fig. 3.11; §6.1",
      "naive.cu",
      {"Give every thread one output C[row][col] and let it compute the whole dot product from global memory. "
       "Which thread index should walk the columns of C so that a warp's 32 loads of B fall in one 128-byte line?",
@@ -29,7 +36,10 @@ inline constexpr std::array<wb::stage, 7> stages = {{
       "tile.row * blockDim.x + threadIdx.x; col = column_in_x ? tile.col * blockDim.x + threadIdx.x : tile.col * "
       "blockDim.y + threadIdx.y (all std::int64_t); if (row >= M || col >= N) return; float sum = 0; for (k = 0; k "
       "< K; ++k) sum += A[row * K + k] * B[k * N + col]; C[row * N + col] = sum."}},
-    {2, "matmul/2 tiled", "tiles in shared memory, with boundary checks (MM1)", "PMPP §5.4-5.5, Figs. 5.9, 5.13",
+    {2,
+     "matmul/2 tiled",
+     "tiles in shared memory, with boundary checks (MM1)",
+     "PMPP §5.4-5.5, Figs. 5.9, 5.13",
      "tiled.cu",
      {"Threads of a block reuse each other's loads: bring a TILE_WIDTH x TILE_WIDTH tile of A and one of B into "
       "shared memory, then let every thread take its TILE_WIDTH products from there. The book's listing assumes "
@@ -42,7 +52,10 @@ inline constexpr std::array<wb::stage, 7> stages = {{
       ": 0; B_S[ty][tx] = ph * TILE_WIDTH + ty < K && col < N ? B[(ph * TILE_WIDTH + ty) * N + col] : 0; "
       "__syncthreads(); for (k = 0; k < TILE_WIDTH; ++k) Cvalue += A_S[ty][k] * B_S[k][tx]; __syncthreads(); } "
       "if (row < M && col < N) C[row * N + col] = Cvalue."}},
-    {3, "matmul/3 coarsened", "thread coarsening, then a 2-D register tile", "PMPP §6.3, Fig. 6.13",
+    {3,
+     "matmul/3 coarsened",
+     "thread coarsening, then a 2-D register tile",
+     "PMPP §6.3, Fig. 6.13",
      "coarsened.cu",
      {"A thread of stage 2 does one multiply-add per two shared-memory loads. Give it several outputs that share "
       "inputs: the book's coarsening shares the A element over COARSE_FACTOR outputs in a row; an 8 x 8 block of "
@@ -56,8 +69,11 @@ inline constexpr std::array<wb::stage, 7> stages = {{
       "128][e % 128] likewise; __syncthreads(); for k < 8: a[i] = A_S[ty + 16 i][k], b[j] = B_S[k][tx + 16 j], "
       "acc[i][j] += a[i] * b[j]; __syncthreads(). coarse-4: as stage 2 with Cvalue[c] and B's column col_start + "
       "c * 16."}},
-    {4, "matmul/4 fp32-ceiling", "the fp32 ceiling: 16-byte loads, transposed A, warp tiles, double buffering",
-     "after the book: register tiling as in CUTLASS's SIMT GEMM", "fp32_tile_loads.cuh fp32_warp_tile.cuh fp32_ceiling.cu",
+    {4,
+     "matmul/4 fp32-ceiling",
+     "the fp32 ceiling: 16-byte loads, transposed A, warp tiles, double buffering",
+     "after the book: register tiling as in CUTLASS's SIMT GEMM",
+     "fp32_tile_loads.cuh fp32_warp_tile.cuh fp32_ceiling.cu",
      {"What still costs in stage 3: 4-byte loads, a column of A read element by element, shared-memory bank "
       "conflicts, and a block that waits for its global loads. Each has a standard fix; the shape of the tiles "
       "(fp32_ceiling_shape.hpp) is given.",
@@ -71,8 +87,11 @@ inline constexpr std::array<wb::stage, 7> stages = {{
       "a[4i..] = float4 at A_S_index(k, row + 16 i), b[4j..] = float4 at B_S[k * BN + col + 32 j]. Kernel: load "
       "and store slice 0, barrier; per slice: load next, multiply current, store next into the other buffer, "
       "barrier; store_tile."}},
-    {5, "matmul/5 wmma", "tensor cores with WMMA (bf16 in, fp32 sums), cp.async stages",
-     "CUDA C++ Programming Guide: warp matrix functions; asynchronous data copies", "async_tile_loads.cuh wmma.cu",
+    {5,
+     "matmul/5 wmma",
+     "tensor cores with WMMA (bf16 in, fp32 sums), cp.async stages",
+     "CUDA C++ Programming Guide: warp matrix functions; asynchronous data copies",
+     "async_tile_loads.cuh wmma.cu",
      {"A tensor core multiplies small tiles in one instruction: with WMMA a warp loads 16 x 16 fragments of A and "
       "B from shared memory (load_matrix_sync), multiplies and adds them into a float fragment (mma_sync), and "
       "stores the result (store_matrix_sync). Feed it with cp.async: copies that land in shared memory while "
@@ -86,7 +105,9 @@ inline constexpr std::array<wb::stage, 7> stages = {{
       "2>(); __syncthreads(); load_slice(s + STAGES - 1); cp_async_commit(); for kk < BK / 16: load_matrix_sync "
       "a[i] from A_S + (warp_row + 16 i) * LDA_S + kk * 16, b[j] from B_S + kk * 16 * LDB_S + warp_col + 16 j; "
       "mma_sync(acc[i][j], a[i], b[j], acc[i][j])."}},
-    {6, "matmul/6 hopper", "Hopper: TMA, an mbarrier ring, wgmma, warp specialisation, persistent tiles (sm_90)",
+    {6,
+     "matmul/6 hopper",
+     "Hopper: TMA, an mbarrier ring, wgmma, warp specialisation, persistent tiles (sm_90)",
      "CUDA C++ Programming Guide: tensor memory accelerator; PTX ISA: wgmma, cp.async.bulk.tensor, mbarrier",
      "hopper/wgmma_layout.cuh hopper/pipeline.cuh hopper/hopper.cu",
      {"On Hopper, one instruction (wgmma) multiplies a 64 x N tile for a warpgroup of 128 threads, reading A and "

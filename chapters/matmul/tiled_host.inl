@@ -16,9 +16,15 @@ void matmul_tiled(const fp32_problem& p, const config& cfg) {
   const int v = checked_variant(cfg.variant, static_cast<int>(tiled_variants.size()), "stage 2");
   if (p.M == 0 || p.N == 0) return;
   switch (v) {
-    case 0: launch_tiled<16>(p); break;
-    case 1: launch_tiled<32>(p); break;
-    default: launch_tiled<8>(p); break;
+    case 0:
+      launch_tiled<16>(p);
+      break;
+    case 1:
+      launch_tiled<32>(p);
+      break;
+    default:
+      launch_tiled<8>(p);
+      break;
   }
 }
 

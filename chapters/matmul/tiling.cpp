@@ -21,67 +21,133 @@ tiling tiling_of(int stage, int variant) {
   switch (stage) {
     case 1:
       if (variant == 0) {
-        t = {"1 naive", 8, 32, 256, 0, true, "block 8 x 32 of 32 x 8 threads -> one output per thread; a warp is one row of 32",
-             "no tiles: each thread reads row `row` of A and column `col` of B from global memory, all of K", 1, 0};
+        t = {"1 naive",
+             8,
+             32,
+             256,
+             0,
+             true,
+             "block 8 x 32 of 32 x 8 threads -> one output per thread; a warp is one row of 32",
+             "no tiles: each thread reads row `row` of A and column `col` of B from global memory, all of K",
+             1,
+             0};
       } else {
-        t = {"1 naive x-row", 32, 8, 256, 0, true, "block 32 x 8 of 32 x 8 threads -> one output per thread; a warp is one column of 32",
-             "no tiles: each thread reads row `row` of A and column `col` of B from global memory, all of K", 1, 1};
+        t = {"1 naive x-row",
+             32,
+             8,
+             256,
+             0,
+             true,
+             "block 32 x 8 of 32 x 8 threads -> one output per thread; a warp is one column of 32",
+             "no tiles: each thread reads row `row` of A and column `col` of B from global memory, all of K",
+             1,
+             1};
       }
       return t;
     case 2: {
       const int w = variant == 1 ? 32 : variant == 2 ? 8 : 16;
-      t = {"2 tiled", w, w, w * w, w,
+      t = {"2 tiled",
+           w,
+           w,
+           w * w,
+           w,
            true,
            "block " + std::to_string(w) + " x " + std::to_string(w) + " -> one output per thread; a warp is " +
                std::to_string(32 / w > 0 ? 32 / w : 1) + " row(s)",
            "per phase: A[rows, k0:k0+" + std::to_string(w) + "] into A_S and B[k0:k0+" + std::to_string(w) +
                ", cols] into B_S, thread (ty, tx) loading A_S[ty][tx] and B_S[ty][tx]",
-           2, variant};
+           2,
+           variant};
       return t;
     }
     case 3:
       if (variant == 0) {
-        t = {"3 coarsened", 128, 128, 256, 8, true,
-             "block 128 x 128 -> thread 8 x 8, rows ty + 16 i and columns tx + 16 j (ty, tx < 16); a warp is 2 values of ty",
-             "per slice: A[rows, k0:k0+8] into A_S (thread t: elements t + 256 r, row e / 8, k e % 8) and B[k0:k0+8, cols] "
+        t = {"3 coarsened",
+             128,
+             128,
+             256,
+             8,
+             true,
+             "block 128 x 128 -> thread 8 x 8, rows ty + 16 i and columns tx + 16 j (ty, tx < 16); a warp is 2 values "
+             "of ty",
+             "per slice: A[rows, k0:k0+8] into A_S (thread t: elements t + 256 r, row e / 8, k e % 8) and B[k0:k0+8, "
+             "cols] "
              "into B_S (row e / 128, column e % 128)",
-             3, 0};
+             3,
+             0};
       } else {
-        t = {"3 coarsened coarse-4", 16, 64, 256, 16, true,
+        t = {"3 coarsened coarse-4",
+             16,
+             64,
+             256,
+             16,
+             true,
              "block 16 x 64 -> thread 1 x 4, columns tx + 16 c (c < 4)",
-             "per phase: A[rows, k0:k0+16] into A_S once, then for each c B[k0:k0+16, 16 c + cols] into B_S", 3, 1};
+             "per phase: A[rows, k0:k0+16] into A_S once, then for each c B[k0:k0+16, 16 c + cols] into B_S",
+             3,
+             1};
       }
       return t;
     case 4:
-      t = {"4 fp32-ceiling", fp32_default::BM, fp32_default::BN, fp32_default::THREADS, fp32_default::BK, true,
-           "block 128 x 128 -> 8 warps of 32 x 64 (4 x 2) -> lanes 4 x 8, each thread 8 x 8 as 2 x 2 sub-tiles of 4 x 4, "
-           "16 rows and 32 columns apart",
-           "per slice: A[rows, k0:k0+8] (float4 v = t + 256 l: row v / 2, k 4 (v % 2); stored transposed, swizzled) and "
-           "B[k0:k0+8, cols] (float4 v: k v / 32, column 4 (v % 32)), into the buffer the block is not reading",
-           4, variant};
+      t = {
+          "4 fp32-ceiling",
+          fp32_default::BM,
+          fp32_default::BN,
+          fp32_default::THREADS,
+          fp32_default::BK,
+          true,
+          "block 128 x 128 -> 8 warps of 32 x 64 (4 x 2) -> lanes 4 x 8, each thread 8 x 8 as 2 x 2 sub-tiles of 4 x "
+          "4, "
+          "16 rows and 32 columns apart",
+          "per slice: A[rows, k0:k0+8] (float4 v = t + 256 l: row v / 2, k 4 (v % 2); stored transposed, swizzled) and "
+          "B[k0:k0+8, cols] (float4 v: k v / 32, column 4 (v % 32)), into the buffer the block is not reading",
+          4,
+          variant};
       return t;
     case 5:
-      t = {"5 wmma", wmma_default::BM, wmma_default::BN, wmma_default::THREADS, wmma_default::BK, false,
-           "block 128 x 128 -> 8 warps of 64 x 32 (2 x 4) -> 4 x 2 fragments of 16 x 16 per warp (the lanes' share of a "
-           "fragment is unspecified)",
-           "per slice, 4 in flight: A[rows, k0:k0+32] (16-byte chunk c = t + 256 l: row c / 4, k 8 (c % 4)) and "
-           "B[k0:k0+32, cols] (chunk c: k c / 16, column 8 (c % 16)), by cp.async",
-           5, variant};
+      t = {
+          "5 wmma",
+          wmma_default::BM,
+          wmma_default::BN,
+          wmma_default::THREADS,
+          wmma_default::BK,
+          false,
+          "block 128 x 128 -> 8 warps of 64 x 32 (2 x 4) -> 4 x 2 fragments of 16 x 16 per warp (the lanes' share of a "
+          "fragment is unspecified)",
+          "per slice, 4 in flight: A[rows, k0:k0+32] (16-byte chunk c = t + 256 l: row c / 4, k 8 (c % 4)) and "
+          "B[k0:k0+32, cols] (chunk c: k c / 16, column 8 (c % 16)), by cp.async",
+          5,
+          variant};
       return t;
     case 6:
       if (variant == 0) {
-        t = {"6 hopper", 128, 256, 384, 64, true,
-             "block (persistent, tiles b, b + grid, ...) 128 x 256 -> consumer warpgroups 1, 2 of 64 x 256 -> warps 16 x 256 "
+        t = {"6 hopper",
+             128,
+             256,
+             384,
+             64,
+             true,
+             "block (persistent, tiles b, b + grid, ...) 128 x 256 -> consumer warpgroups 1, 2 of 64 x 256 -> warps 16 "
+             "x 256 "
              "-> thread: rows l / 4 and l / 4 + 8, columns 8 g + 2 (l % 4) + 0, 1 (g < 32); warpgroup 0 loads",
              "per k-block, one thread of warpgroup 0: TMA boxes A[rows, k0:k0+64] (128 x 64) and B[k0:k0+64, 64 b ...] "
              "(4 boxes of 64 x 64) into a 4-stage ring",
-             6, 0};
+             6,
+             0};
       } else {
-        t = {"6 hopper simple", 128, 128, 128, 64, true,
-             "block 128 x 128 -> one warpgroup, rows 0-63 then 64-127 -> warps 16 x 128 -> thread: rows l / 4, l / 4 + 8 "
+        t = {"6 hopper simple",
+             128,
+             128,
+             128,
+             64,
+             true,
+             "block 128 x 128 -> one warpgroup, rows 0-63 then 64-127 -> warps 16 x 128 -> thread: rows l / 4, l / 4 + "
+             "8 "
              "of each half, columns 8 g + 2 (l % 4) + 0, 1",
-             "per k-block, thread 0: TMA boxes A[rows, k0:k0+64] and B[k0:k0+64, cols] (2 boxes of 64 x 64), 3-stage ring",
-             6, 1};
+             "per k-block, thread 0: TMA boxes A[rows, k0:k0+64] and B[k0:k0+64, cols] (2 boxes of 64 x 64), 3-stage "
+             "ring",
+             6,
+             1};
       }
       return t;
     default:
@@ -91,9 +157,12 @@ tiling tiling_of(int stage, int variant) {
 
 int owner_thread(const tiling& t, std::int64_t r, std::int64_t c) {
   switch (t.stage) {
-    case 1: return t.variant == 0 ? static_cast<int>(r * 32 + c) : static_cast<int>(c * 32 + r);
-    case 2: return static_cast<int>(r * t.block_cols + c);
-    case 3: return t.variant == 0 ? static_cast<int>((r % 16) * 16 + c % 16) : static_cast<int>(r * 16 + c % 16);
+    case 1:
+      return t.variant == 0 ? static_cast<int>(r * 32 + c) : static_cast<int>(c * 32 + r);
+    case 2:
+      return static_cast<int>(r * t.block_cols + c);
+    case 3:
+      return t.variant == 0 ? static_cast<int>((r % 16) * 16 + c % 16) : static_cast<int>(r * 16 + c % 16);
     case 4: {
       using S = fp32_default;
       const int warp = static_cast<int>((r / S::WM) * S::WARPS_N + c / S::WN);

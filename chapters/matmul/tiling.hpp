@@ -10,14 +10,14 @@
 namespace matmul {
 
 struct tiling {
-  std::string name;                // "4 fp32-ceiling"
-  std::int64_t block_rows = 0;     // the tile of C one block computes (stage 6: one tile of a persistent block)
+  std::string name;  // "4 fp32-ceiling"
+  std::int64_t block_rows = 0;  // the tile of C one block computes (stage 6: one tile of a persistent block)
   std::int64_t block_cols = 0;
-  int threads = 0;                 // per block
-  int k_step = 0;                  // K per step of the block's loop (0: the whole dot product at once)
-  bool thread_known = true;        // false: a warp's elements spread over its lanes unspecified (WMMA)
-  std::string levels;              // the hierarchy in words: "block 128 x 128 -> warp 32 x 64 -> thread 8 x 8"
-  std::string loads;               // what a block reads per k step, and who loads what
+  int threads = 0;  // per block
+  int k_step = 0;  // K per step of the block's loop (0: the whole dot product at once)
+  bool thread_known = true;  // false: a warp's elements spread over its lanes unspecified (WMMA)
+  std::string levels;  // the hierarchy in words: "block 128 x 128 -> warp 32 x 64 -> thread 8 x 8"
+  std::string loads;  // what a block reads per k step, and who loads what
   int stage = 0;
   int variant = 0;
 };

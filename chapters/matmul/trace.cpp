@@ -25,7 +25,8 @@ std::string ranges(const std::set<std::int64_t>& values) {
     const std::int64_t first = *it;
     std::int64_t last = first;
     while (++it != values.end() && *it == last + 1) last = *it;
-    out += fmt::format("{}{}", out.empty() ? "" : ", ", first == last ? fmt::format("{}", first) : fmt::format("{}-{}", first, last));
+    out += fmt::format("{}{}", out.empty() ? "" : ", ",
+                       first == last ? fmt::format("{}", first) : fmt::format("{}-{}", first, last));
   }
   return out.empty() ? "none" : out;
 }
@@ -60,10 +61,12 @@ void print_stage(const tiling& t, std::int64_t M, std::int64_t N, std::int64_t K
     for (std::int64_t tn = 0; tn < tiles_n; ++tn) {
       const std::int64_t r0 = tm * t.block_rows, c0 = tn * t.block_cols;
       const std::int64_t r1 = std::min(M, r0 + t.block_rows), c1 = std::min(N, c0 + t.block_cols);
-      std::printf("  tile (%lld, %lld): C[%lld:%lld, %lld:%lld]%s\n", static_cast<long long>(tm), static_cast<long long>(tn),
-                  static_cast<long long>(r0), static_cast<long long>(r1), static_cast<long long>(c0),
-                  static_cast<long long>(c1),
-                  r1 - r0 < t.block_rows || c1 - c0 < t.block_cols ? " (the tile reaches past C: those outputs are computed from zeros and not stored)" : "");
+      std::printf("  tile (%lld, %lld): C[%lld:%lld, %lld:%lld]%s\n", static_cast<long long>(tm),
+                  static_cast<long long>(tn), static_cast<long long>(r0), static_cast<long long>(r1),
+                  static_cast<long long>(c0), static_cast<long long>(c1),
+                  r1 - r0 < t.block_rows || c1 - c0 < t.block_cols
+                      ? " (the tile reaches past C: those outputs are computed from zeros and not stored)"
+                      : "");
       std::vector<owned> threads(static_cast<std::size_t>(t.threads));
       for (std::int64_t r = r0; r < r1; ++r) {
         for (std::int64_t c = c0; c < c1; ++c) {
@@ -115,12 +118,18 @@ std::vector<std::string> wrap(const std::string& text, std::size_t width) {
 std::string hue(double degrees) {
   const double h = degrees / 60.0, c = 0.55, x = c * (1 - std::abs(std::fmod(h, 2.0) - 1)), m = 0.35;
   double r = 0, g = 0, b = 0;
-  if (h < 1) r = c, g = x;
-  else if (h < 2) r = x, g = c;
-  else if (h < 3) g = c, b = x;
-  else if (h < 4) g = x, b = c;
-  else if (h < 5) r = x, b = c;
-  else r = c, b = x;
+  if (h < 1)
+    r = c, g = x;
+  else if (h < 2)
+    r = x, g = c;
+  else if (h < 3)
+    g = c, b = x;
+  else if (h < 4)
+    g = x, b = c;
+  else if (h < 5)
+    r = x, b = c;
+  else
+    r = c, b = x;
   return fmt::format("#{:02x}{:02x}{:02x}", static_cast<int>((r + m) * 255), static_cast<int>((g + m) * 255),
                      static_cast<int>((b + m) * 255));
 }
@@ -145,27 +154,32 @@ void draw(const tiling& t, std::int64_t M, std::int64_t N, const std::string& fi
   const bool cut = c_hi - c_lo + 1 > 64 || r_hi - r_lo + 1 > 64;
   c_hi = std::min(c_hi, c_lo + 63);
   r_hi = std::min(r_hi, r_lo + 63);
-  const double zoom = std::max(1.0, std::min(10.0, 640.0 / static_cast<double>(std::max(c_hi - c_lo + 1, r_hi - r_lo + 1))));
+  const double zoom =
+      std::max(1.0, std::min(10.0, 640.0 / static_cast<double>(std::max(c_hi - c_lo + 1, r_hi - r_lo + 1))));
   const double margin = 20, text = 16;
-  const double width = margin * 2 + std::max(cell * static_cast<double>(cols), zoom * static_cast<double>(c_hi - c_lo + 1));
+  const double width =
+      margin * 2 + std::max(cell * static_cast<double>(cols), zoom * static_cast<double>(c_hi - c_lo + 1));
   const std::size_t chars = static_cast<std::size_t>(std::max(width, 640.0) / 6.6);
   const std::string variant = variants_of(t.stage).empty() ? "" : std::string(variants_of(t.stage)[t.variant].name);
-  const auto legend = wrap(fmt::format("stage {} ({}): C is {} x {} (red outline), blocks of {} x {} outputs ({} threads), "
-                                       "the first block coloured by warp. {}",
-                                       t.name, variant, M, N, t.block_rows, t.block_cols, t.threads, t.levels),
-                           chars);
-  const auto caption = wrap(fmt::format("warp {} of the first block (rows {}-{}, columns {}-{} of its tile{}){}", warp0, r_lo,
-                                        r_hi, c_lo, c_hi, cut ? ", the first 64 x 64 of it" : "",
-                                        t.thread_known ? fmt::format(", coloured by lane; outlined: the outputs of thread {}", first)
-                                                       : std::string(": how its elements spread over the lanes is unspecified")),
-                            chars);
-  const double top2 = margin + cell * static_cast<double>(rows) + 18 + text * static_cast<double>(legend.size() + caption.size()) + 12;
+  const auto legend =
+      wrap(fmt::format("stage {} ({}): C is {} x {} (red outline), blocks of {} x {} outputs ({} threads), "
+                       "the first block coloured by warp. {}",
+                       t.name, variant, M, N, t.block_rows, t.block_cols, t.threads, t.levels),
+           chars);
+  const auto caption =
+      wrap(fmt::format("warp {} of the first block (rows {}-{}, columns {}-{} of its tile{}){}", warp0, r_lo, r_hi,
+                       c_lo, c_hi, cut ? ", the first 64 x 64 of it" : "",
+                       t.thread_known ? fmt::format(", coloured by lane; outlined: the outputs of thread {}", first)
+                                      : std::string(": how its elements spread over the lanes is unspecified")),
+           chars);
+  const double top2 =
+      margin + cell * static_cast<double>(rows) + 18 + text * static_cast<double>(legend.size() + caption.size()) + 12;
   const double height = top2 + zoom * static_cast<double>(r_hi - r_lo + 1) + 3 * text + margin;
   wb::svg::document doc(std::max(width, 640.0), height);
   doc.rect(0, 0, doc.width(), doc.height(), {{"fill", "white"}});
   const wb::svg::attributes font = {{"font-size", "12"}, {"font-family", "sans-serif"}};
-  static const char* colors[] = {"#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1", "#ff9da7",
-                                 "#9c755f", "#bab0ac", "#86bcb6", "#d37295"};
+  static const char* colors[] = {"#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948",
+                                 "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac", "#86bcb6", "#d37295"};
   const auto X = [&](std::int64_t c) { return margin + cell * static_cast<double>(c); };
   const auto Y = [&](std::int64_t r) { return margin + cell * static_cast<double>(r); };
 

@@ -11,7 +11,7 @@
 namespace matmul {
 
 inline constexpr std::int64_t max_trace_side = 256;  // M and N for --trace (threads listed one by one up to 32 x 32)
-inline constexpr std::int64_t max_svg_side = 512;    // M and N for --svg
+inline constexpr std::int64_t max_svg_side = 512;  // M and N for --svg
 
 // Refuses (wb::usage_error, before any work) --svg without --trace, a file that cannot be
 // written, and problems too large to trace or draw.

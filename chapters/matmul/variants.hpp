@@ -54,21 +54,29 @@ inline constexpr std::array<variant, 2> wmma_variants = {{
 // Stage 6: the Hopper kernel, and the simpler one that has each piece without the overlap
 // (other ring depths and tile orders: experiments/tile_configs.cu).
 inline constexpr std::array<variant, 2> hopper_variants = {{
-    {"specialized", "128 x 256 x 64 tiles, 4-stage TMA ring, 1 producer + 2 consumer warpgroups, persistent, "
-                    "grouped tile order"},
+    {"specialized",
+     "128 x 256 x 64 tiles, 4-stage TMA ring, 1 producer + 2 consumer warpgroups, persistent, "
+     "grouped tile order"},
     {"simple", "128 x 128 x 64 tiles, one warpgroup issues TMA and wgmma, 3-stage ring, one block per tile"},
 }};
 
 // The list of stage `stage` (empty for stage 0).
 inline std::span<const variant> variants_of(int stage) {
   switch (stage) {
-    case 1: return naive_variants;
-    case 2: return tiled_variants;
-    case 3: return coarsened_variants;
-    case 4: return fp32_ceiling_variants;
-    case 5: return wmma_variants;
-    case 6: return hopper_variants;
-    default: return {};
+    case 1:
+      return naive_variants;
+    case 2:
+      return tiled_variants;
+    case 3:
+      return coarsened_variants;
+    case 4:
+      return fp32_ceiling_variants;
+    case 5:
+      return wmma_variants;
+    case 6:
+      return hopper_variants;
+    default:
+      return {};
   }
 }
 
@@ -82,6 +90,8 @@ inline int variant_index(int stage, std::string_view name) {
 }
 
 // Stages 0-4 multiply fp32 matrices, stages 5-6 bfloat16 (fp32 sums).
-inline constexpr bool stage_is_bf16(int stage) { return stage >= 5; }
+inline constexpr bool stage_is_bf16(int stage) {
+  return stage >= 5;
+}
 
 }  // namespace matmul

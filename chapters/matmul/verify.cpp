@@ -16,17 +16,27 @@ namespace {
 template <class T>
 constexpr bool is_bf16 = std::is_same_v<T, bf16>;
 
-std::vector<float> widen(const std::vector<float>& v) { return v; }
-std::vector<float> widen(const std::vector<bf16>& v) { return to_float(v); }
+std::vector<float> widen(const std::vector<float>& v) {
+  return v;
+}
+std::vector<float> widen(const std::vector<bf16>& v) {
+  return to_float(v);
+}
 
 }  // namespace
 
 template <class T>
 verifier::verifier(std::span<const float> A, std::span<const float> B, std::int64_t M, std::int64_t N, std::int64_t K,
                    const T* d_A, const T* d_B, bool exact)
-    : M_(M), N_(N), K_(K), bf16_(is_bf16<T>), exact_(exact),
+    : M_(M),
+      N_(N),
+      K_(K),
+      bf16_(is_bf16<T>),
+      exact_(exact),
       // exact: no error in the sums; for a bf16 C, the one rounding to bf16 (at most 2^-8 |C|)
-      model_(exact ? error_model{0, is_bf16<T> ? 0x1p-8 : 0} : is_bf16<T> ? bf16_error_model(K) : fp32_error_model(K)),
+      model_(exact        ? error_model{0, is_bf16<T> ? 0x1p-8 : 0}
+             : is_bf16<T> ? bf16_error_model(K)
+                          : fp32_error_model(K)),
       on_device_(wb::backend_is_cuda && M * N * K > host_limit) {
   if (!on_device_) {
     host_ = reference_host(A, B, M, N, K);
@@ -48,15 +58,16 @@ verifier::verifier(std::span<const float> A, std::span<const float> B, std::int6
     const std::int64_t i = e / N, j = e % N;
     double sum = 0, abs = 0;
     for (std::int64_t k = 0; k < K; ++k) {
-      const double p = static_cast<double>(A[static_cast<std::size_t>(i * K + k)]) * B[static_cast<std::size_t>(k * N + j)];
+      const double p =
+          static_cast<double>(A[static_cast<std::size_t>(i * K + k)]) * B[static_cast<std::size_t>(k * N + j)];
       sum += p;
       abs += std::fabs(p);
     }
     const double slack = 2 * gamma_k(K, 0x1p-53) * abs;
     const bool same = (std::isnan(sum) && std::isnan(exact)) || sum == exact || std::fabs(sum - exact) <= slack;
     if (!same || !(abs == abs_sum || std::fabs(abs - abs_sum) <= slack || std::isnan(abs))) {
-      throw std::runtime_error(fmt::format("the device reference disagrees with the host at C[{}][{}]: {} and {}", i, j,
-                                           exact, sum));
+      throw std::runtime_error(
+          fmt::format("the device reference disagrees with the host at C[{}][{}]: {} and {}", i, j, exact, sum));
     }
   }
 }
@@ -84,8 +95,10 @@ product_result verifier::check(const T* d_C) const {
     WB_CHECK(cudaMemcpy(&exact, d_exact_.data() + counts.first, sizeof(double), cudaMemcpyDeviceToHost));
     WB_CHECK(cudaMemcpy(&abs, d_abs_sum_.data() + counts.first, sizeof(double), cudaMemcpyDeviceToHost));
     float value;
-    if constexpr (is_bf16<T>) value = wb::to_float(got);
-    else value = got;
+    if constexpr (is_bf16<T>)
+      value = wb::to_float(got);
+    else
+      value = got;
     out.wrong = fmt::format("C: C[{}][{}] = {:.9g}, expected {:.9g} within {:.3g} (K = {})", counts.first / N_,
                             counts.first % N_, value, exact, error_bound(model_, exact, abs), K_);
   }
@@ -107,9 +120,10 @@ product_result verifier::check_host(std::vector<float> C) const {
 
 std::string verifier::describe() const {
   if (exact_) {
-    return fmt::format("checked against the exact product (double precision, on the {}): every sum is exact here, so C "
-                       "must be the exact product{}",
-                       on_device_ ? "GPU, sampled on the host" : "host", bf16_ ? " rounded once to bf16" : "");
+    return fmt::format(
+        "checked against the exact product (double precision, on the {}): every sum is exact here, so C "
+        "must be the exact product{}",
+        on_device_ ? "GPU, sampled on the host" : "host", bf16_ ? " rounded once to bf16" : "");
   }
   return fmt::format("checked against the exact product (double precision, on the {}): |error| <= {:.3g} * sum|a||b|{}",
                      on_device_ ? "GPU, sampled on the host" : "host", model_.sum,

@@ -19,8 +19,8 @@ namespace matmul {
 
 // What a stage (or a library call) produced, as the executable keeps it.
 struct product_result {
-  std::vector<float> C;      // C widened to float (bf16 exactly); empty when C is too large to bring back
-  std::string wrong;         // "" when every element is within the bound, else the first that is not
+  std::vector<float> C;  // C widened to float (bf16 exactly); empty when C is too large to bring back
+  std::string wrong;  // "" when every element is within the bound, else the first that is not
   std::int64_t wrong_count = 0;
 };
 
@@ -55,8 +55,8 @@ class verifier {
   bool exact_;
   error_model model_;
   bool on_device_;
-  reference_product host_;                            // small problems
-  wb::device_buffer<double> d_exact_, d_abs_sum_;     // large problems
+  reference_product host_;  // small problems
+  wb::device_buffer<double> d_exact_, d_abs_sum_;  // large problems
 };
 
 }  // namespace matmul

@@ -25,8 +25,12 @@ void matmul_wmma(const bf16_problem& p, const config& cfg) {
   const int v = checked_variant(cfg.variant, static_cast<int>(wmma_variants.size()), "stage 5");
   if (p.M == 0 || p.N == 0) return;
   switch (v) {
-    case 0: launch_wmma<wmma_shape<128, 128, 32, 2, 4, 4>>(p); break;
-    default: launch_wmma<wmma_shape<128, 128, 32, 2, 4, 2>>(p); break;
+    case 0:
+      launch_wmma<wmma_shape<128, 128, 32, 2, 4, 4>>(p);
+      break;
+    default:
+      launch_wmma<wmma_shape<128, 128, 32, 2, 4, 2>>(p);
+      break;
   }
 }
 

@@ -27,8 +27,8 @@ __global__ void matmul_coarse_kernel(const float* A, const float* B, float* C, s
 __global__ void matmul_register_tile_kernel(const float* A, const float* B, float* C, std::int64_t M, std::int64_t N,
                                             std::int64_t K, std::int64_t tiles_n) {
   // TODO(matmul/3): slice by slice of K, the block loads REG_BM x REG_BK of A and REG_BK x REG_BN
-  // of B into shared memory (A_S[REG_BM][REG_BK], B_S[REG_BK][REG_BN]; 0 outside the matrices); at each k every thread reads its 8 values
-  // of A's column and 8 of B's row into registers and adds their outer product into its 8 x 8
+  // of B into shared memory (A_S[REG_BM][REG_BK], B_S[REG_BK][REG_BN]; 0 outside the matrices); at each k every thread
+  // reads its 8 values of A's column and 8 of B's row into registers and adds their outer product into its 8 x 8
   // accumulators; at the end it stores the accumulators that lie inside C.
 }
 

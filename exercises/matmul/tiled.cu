@@ -16,8 +16,8 @@ __global__ void matmul_tiled_kernel(const float* A, const float* B, float* C, st
                                     std::int64_t K, std::int64_t tiles_n) {
   // TODO(matmul/2): the tiled kernel of PMPP §5.4 (Fig. 5.9) with the boundary checks of §5.5
   // (Fig. 5.13): phase by phase, each thread loads one element of A and one of B into shared
-  // tiles A_S and B_S (__shared__ float [TILE_WIDTH][TILE_WIDTH]; 0 outside the matrices), the block waits, each thread adds its TILE_WIDTH products,
-  // the block waits again; the thread stores its output if it lies inside C.
+  // tiles A_S and B_S (__shared__ float [TILE_WIDTH][TILE_WIDTH]; 0 outside the matrices), the block waits, each thread
+  // adds its TILE_WIDTH products, the block waits again; the thread stores its output if it lies inside C.
 }
 
 }  // namespace matmul::WB_TRACK

@@ -35,7 +35,7 @@ __global__ void matmul_coarse_kernel(const float* A, const float* B, float* C, s
     const std::int64_t a_col = ph * COARSE_TILE + tx;
     const std::int64_t b_row = ph * COARSE_TILE + ty;
     A_S[ty][tx] = row < M && a_col < K ? A[row * K + a_col] : 0.0f;  // loaded once ...
-    for (int c = 0; c < COARSE_FACTOR; ++c) {                       // ... used COARSE_FACTOR times
+    for (int c = 0; c < COARSE_FACTOR; ++c) {  // ... used COARSE_FACTOR times
       const std::int64_t col = col_start + c * COARSE_TILE;
       B_S[ty][tx] = b_row < K && col < N ? B[b_row * N + col] : 0.0f;
       __syncthreads();  // A_S (first time round) and B_S are complete

@@ -22,11 +22,9 @@
 namespace matmul::WB_TRACK {
 
 template <class S>
-__global__ void __launch_bounds__(S::THREADS) matmul_fp32_ceiling_kernel(const float* A, const float* B, float* C,
-                                                                         std::int64_t M, std::int64_t N,
-                                                                         std::int64_t K, std::int64_t tiles_n,
-                                                                         bool vector_a, bool vector_b,
-                                                                         bool vector_c) {
+__global__ void __launch_bounds__(S::THREADS, S::MIN_BLOCKS)
+    matmul_fp32_ceiling_kernel(const float* A, const float* B, float* C, std::int64_t M, std::int64_t N, std::int64_t K,
+                               std::int64_t tiles_n, bool vector_a, bool vector_b, bool vector_c) {
   __align__(16) __shared__ float A_S[S::BUFFERS][S::BK * S::LDA];
   __align__(16) __shared__ float B_S[S::BUFFERS][S::BK * S::BN];
   const tile_coord tile = tile_of_block(blockIdx.x, tiles_n);

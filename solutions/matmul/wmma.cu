@@ -29,9 +29,9 @@ namespace matmul::WB_TRACK {
 namespace wmma = nvcuda::wmma;
 
 template <class S>
-__global__ void __launch_bounds__(S::THREADS) matmul_wmma_kernel(const wb::bf16* A, const wb::bf16* B, wb::bf16* C,
-                                                                 std::int64_t M, std::int64_t N, std::int64_t K,
-                                                                 std::int64_t tiles_n, bool async_a, bool async_b) {
+__global__ void __launch_bounds__(S::THREADS)
+    matmul_wmma_kernel(const wb::bf16* A, const wb::bf16* B, wb::bf16* C, std::int64_t M, std::int64_t N,
+                       std::int64_t K, std::int64_t tiles_n, bool async_a, bool async_b) {
   // The dynamic shared memory, from a 128-byte boundary: STAGES slices of A, of B, then staging.
   unsigned char* base = wb::dynamic_shared<unsigned char>();
   base += (S::ALIGN - reinterpret_cast<std::uintptr_t>(base) % S::ALIGN) % S::ALIGN;
@@ -64,7 +64,7 @@ __global__ void __launch_bounds__(S::THREADS) matmul_wmma_kernel(const wb::bf16*
   }
   for (std::int64_t s = 0; s < slices; ++s) {
     wb::cp_async_wait<S::STAGES - 2>();  // this thread's copies of slice s have landed ...
-    __syncthreads();                     // ... and everyone's; and everyone is done with slice s - 1
+    __syncthreads();  // ... and everyone's; and everyone is done with slice s - 1
     const std::int64_t next = s + S::STAGES - 1;
     if (next < slices) {
       const int buffer = static_cast<int>(next % S::STAGES);  // the buffer slice s - 1 used

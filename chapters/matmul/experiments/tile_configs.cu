@@ -51,8 +51,10 @@ __device__ float hashed_uniform(std::uint64_t i, std::uint64_t seed) {
 template <class T>
 __global__ void fill_uniform(T* out, std::int64_t count, std::uint64_t seed) {
   for (std::int64_t i = wb::global_thread_index(); i < count; i += wb::grid_thread_count()) {
-    if constexpr (std::is_same_v<T, bf16>) out[i] = wb::to_bf16(hashed_uniform(static_cast<std::uint64_t>(i), seed));
-    else out[i] = hashed_uniform(static_cast<std::uint64_t>(i), seed);
+    if constexpr (std::is_same_v<T, bf16>)
+      out[i] = wb::to_bf16(hashed_uniform(static_cast<std::uint64_t>(i), seed));
+    else
+      out[i] = hashed_uniform(static_cast<std::uint64_t>(i), seed);
   }
 }
 
@@ -64,7 +66,13 @@ struct shape {
 template <class T>
 class bench {
  public:
-  explicit bench(shape s) : s_(s), A_(count(s.M, s.K)), B_(count(s.K, s.N)), C_(count(s.M, s.N)), exact_(count(s.M, s.N)), abs_(count(s.M, s.N)) {
+  explicit bench(shape s)
+      : s_(s),
+        A_(count(s.M, s.K)),
+        B_(count(s.K, s.N)),
+        C_(count(s.M, s.N)),
+        exact_(count(s.M, s.N)),
+        abs_(count(s.M, s.N)) {
     wb::launch({dim3(1024), dim3(256)}, fill_uniform<T>, A_.data(), s.M * s.K, std::uint64_t{1});
     wb::launch({dim3(1024), dim3(256)}, fill_uniform<T>, B_.data(), s.K * s.N, std::uint64_t{2});
     matmul_reference::product_device(A_.data(), B_.data(), s.M, s.N, s.K, exact_.data(), abs_.data());
@@ -73,7 +81,8 @@ class bench {
   problem<T> p() { return {A_.data(), B_.data(), C_.data(), s_.M, s_.N, s_.K}; }
 
   // Runs `run` once to check it, then times it; prints and returns the line ("" if it failed to run).
-  std::string measure(const std::string& stage, const std::string& config, const std::function<void()>& run, double library_ms) {
+  std::string measure(const std::string& stage, const std::string& config, const std::function<void()>& run,
+                      double library_ms) {
     std::string line;
     try {
       C_.fill_bytes(0x7F);
@@ -83,18 +92,19 @@ class bench {
       const auto counts = matmul_reference::check_device(C_.data(), exact_.data(), abs_.data(), s_.M * s_.N, model);
       const wb::timing t = wb::time_gpu(run);
       last_ms_ = t.median_ms;
-      const double tflops = 2.0 * static_cast<double>(s_.M) * static_cast<double>(s_.N) * static_cast<double>(s_.K) / (t.median_ms * 1e9);
+      const double tflops =
+          2.0 * static_cast<double>(s_.M) * static_cast<double>(s_.N) * static_cast<double>(s_.K) / (t.median_ms * 1e9);
       char text[512];
       char ratio[32] = "";
       if (library_ms > 0) std::snprintf(ratio, sizeof ratio, "%.3f", library_ms / t.median_ms);
       const std::string verified = counts.wrong == 0 ? "yes" : "NO (" + std::to_string(counts.wrong) + " wrong)";
       std::snprintf(text, sizeof text, "%lld,%lld,%lld,%s,%s,%.4f,%.1f,%s,%s", static_cast<long long>(s_.M),
-                    static_cast<long long>(s_.N), static_cast<long long>(s_.K), stage.c_str(), config.c_str(), t.median_ms,
-                    tflops, ratio, verified.c_str());
+                    static_cast<long long>(s_.N), static_cast<long long>(s_.K), stage.c_str(), config.c_str(),
+                    t.median_ms, tflops, ratio, verified.c_str());
       line = text;
     } catch (const std::exception& e) {
-      line = std::to_string(s_.M) + "," + std::to_string(s_.N) + "," + std::to_string(s_.K) + "," + stage + "," + config +
-             ",,,,failed: " + e.what();
+      line = std::to_string(s_.M) + "," + std::to_string(s_.N) + "," + std::to_string(s_.K) + "," + stage + "," +
+             config + ",,,,failed: " + e.what();
       cudaGetLastError();
     }
     std::printf("%s\n", line.c_str());
@@ -115,24 +125,29 @@ std::vector<std::string> lines;
 
 template <class S>
 void fp32_config(bench<float>& b, const std::string& name, double library_ms) {
-  lines.push_back(b.measure("4", name, [&] { solution::launch_fp32_ceiling<S>(b.p()); }, library_ms));
+  lines.push_back(b.measure(
+      "4", name, [&] { solution::launch_fp32_ceiling<S>(b.p()); }, library_ms));
 }
 template <class S>
 void wmma_config(bench<bf16>& b, const std::string& name, double library_ms) {
-  lines.push_back(b.measure("5", name, [&] { solution::launch_wmma<S>(b.p()); }, library_ms));
+  lines.push_back(b.measure(
+      "5", name, [&] { solution::launch_wmma<S>(b.p()); }, library_ms));
 }
 template <class S>
 void hopper_config(bench<bf16>& b, const std::string& name, double library_ms) {
   const problem<bf16> p = b.p();
-  lines.push_back(b.measure("6", name, [&] { solution::launch_hopper<S>(p, p.A, p.B); }, library_ms));
+  lines.push_back(b.measure(
+      "6", name, [&] { solution::launch_hopper<S>(p, p.A, p.B); }, library_ms));
 }
 
 double library_fp32(bench<float>& b) {
-  lines.push_back(b.measure("cublasSgemm", "default math", [&] { baseline::cublas_sgemm(b.p()); }, 0));
+  lines.push_back(b.measure(
+      "cublasSgemm", "default math", [&] { baseline::cublas_sgemm(b.p()); }, 0));
   return b.last_ms();
 }
 double library_bf16(bench<bf16>& b) {
-  lines.push_back(b.measure("cublasGemmEx", "bf16, fp32 compute", [&] { baseline::cublas_gemm_bf16(b.p()); }, 0));
+  lines.push_back(b.measure(
+      "cublasGemmEx", "bf16, fp32 compute", [&] { baseline::cublas_gemm_bf16(b.p()); }, 0));
   return b.last_ms();
 }
 
@@ -142,10 +157,12 @@ void configs(std::int64_t size) {
     bench<float> b({size, size, size});
     const double lib = library_fp32(b);
     fp32_config<fp32_shape<128, 128, 8, 8, 8, L::swizzled, true>>(b, "128x128x8 (the stage)", lib);
+    fp32_config<fp32_shape<128, 128, 8, 8, 8, L::swizzled, true, 1>>(b, "128x128x8, 1 block per SM (no register cap)",
+                                                                     lib);
     fp32_config<fp32_shape<128, 128, 16, 8, 8, L::swizzled, true>>(b, "128x128x16", lib);
-    fp32_config<fp32_shape<128, 256, 8, 8, 16, L::swizzled, true>>(b, "128x256x8, 8x16 per thread", lib);
-    fp32_config<fp32_shape<256, 128, 8, 16, 8, L::swizzled, true>>(b, "256x128x8, 16x8 per thread", lib);
-    fp32_config<fp32_shape<64, 64, 8, 8, 8, L::swizzled, true>>(b, "64x64x8, 64 threads", lib);
+    fp32_config<fp32_shape<128, 256, 8, 8, 16, L::swizzled, true, 1>>(b, "128x256x8, 8x16 per thread", lib);
+    fp32_config<fp32_shape<256, 128, 8, 16, 8, L::swizzled, true, 1>>(b, "256x128x8, 16x8 per thread", lib);
+    fp32_config<fp32_shape<64, 64, 8, 8, 8, L::swizzled, true, 4>>(b, "64x64x8, 64 threads", lib);
     fp32_config<fp32_shape<128, 128, 8, 8, 8, L::padded, true>>(b, "128x128x8 padded", lib);
     fp32_config<fp32_shape<128, 128, 8, 8, 8, L::plain, true>>(b, "128x128x8 conflicts", lib);
     fp32_config<fp32_shape<128, 128, 8, 8, 8, L::swizzled, false>>(b, "128x128x8 single buffer", lib);

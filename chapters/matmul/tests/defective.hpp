@@ -11,7 +11,7 @@ namespace matmul::defective {
 
 enum class tiled_defect {
   assumes_multiple_of_tile,  // MM1
-  no_barrier_after_load,     // reads the tiles before every thread has stored its element
+  no_barrier_after_load,  // reads the tiles before every thread has stored its element
   no_barrier_after_compute,  // the next phase's stores overwrite tiles others still read
 };
 

@@ -46,10 +46,18 @@ std::vector<float> run_stage(int stage, const inputs& in, const config& cfg) {
     C.fill_bytes(output_poison);
     const fp32_problem p{A.data(), B.data(), C.data(), in.M, in.N, in.K};
     switch (stage) {
-      case 1: track::matmul_naive(p, cfg); break;
-      case 2: track::matmul_tiled(p, cfg); break;
-      case 3: track::matmul_coarsened(p, cfg); break;
-      default: track::matmul_fp32_ceiling(p, cfg); break;
+      case 1:
+        track::matmul_naive(p, cfg);
+        break;
+      case 2:
+        track::matmul_tiled(p, cfg);
+        break;
+      case 3:
+        track::matmul_coarsened(p, cfg);
+        break;
+      default:
+        track::matmul_fp32_ceiling(p, cfg);
+        break;
     }
     WB_CHECK(cudaDeviceSynchronize());
     return C.to_host();
@@ -68,7 +76,9 @@ std::vector<float> run_stage(int stage, const inputs& in, const config& cfg) {
   return to_float(C.to_host());
 }
 
-error_model model_for(int stage, std::int64_t K) { return stage >= 5 ? bf16_error_model(K) : fp32_error_model(K); }
+error_model model_for(int stage, std::int64_t K) {
+  return stage >= 5 ? bf16_error_model(K) : fp32_error_model(K);
+}
 
 float exact_output(int stage, double exact) {
   const auto f = static_cast<float>(exact);

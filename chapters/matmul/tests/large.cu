@@ -20,16 +20,20 @@ __global__ void fill_small_integers(T* out, std::int64_t count, std::uint64_t se
     z = (z ^ (z >> 31)) * 0xBF58476D1CE4E5B9ull;
     z ^= z >> 29;
     const auto v = static_cast<float>(static_cast<int>(z % 5) - 2);
-    if constexpr (std::is_same_v<T, bf16>) out[i] = wb::to_bf16(v);
-    else out[i] = v;
+    if constexpr (std::is_same_v<T, bf16>)
+      out[i] = wb::to_bf16(v);
+    else
+      out[i] = v;
   }
 }
 
 }  // namespace
 
 template <class T>
-std::string check_large(std::int64_t M, std::int64_t N, std::int64_t K, const std::function<void(const problem<T>&)>& stage) {
-  wb::device_buffer<T> A(static_cast<std::size_t>(M * K)), B(static_cast<std::size_t>(K * N)), C(static_cast<std::size_t>(M * N));
+std::string check_large(std::int64_t M, std::int64_t N, std::int64_t K,
+                        const std::function<void(const problem<T>&)>& stage) {
+  wb::device_buffer<T> A(static_cast<std::size_t>(M * K)), B(static_cast<std::size_t>(K * N)),
+      C(static_cast<std::size_t>(M * N));
   wb::launch({dim3(4096), dim3(256)}, fill_small_integers<T>, A.data(), M * K, std::uint64_t{11});
   wb::launch({dim3(4096), dim3(256)}, fill_small_integers<T>, B.data(), K * N, std::uint64_t{12});
   C.fill_bytes(0x7F);

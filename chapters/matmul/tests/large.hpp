@@ -14,6 +14,7 @@ namespace matmul::testing {
 // Runs `stage(problem)` on M x K times K x N small-integer matrices of T (float or bf16) made
 // on the device; "" when C is the exact product (rounded once to T), else the first wrong element.
 template <class T>
-std::string check_large(std::int64_t M, std::int64_t N, std::int64_t K, const std::function<void(const problem<T>&)>& stage);
+std::string check_large(std::int64_t M, std::int64_t N, std::int64_t K,
+                        const std::function<void(const problem<T>&)>& stage);
 
 }  // namespace matmul::testing

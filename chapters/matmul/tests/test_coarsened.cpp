@@ -7,7 +7,8 @@ using namespace matmul::testing;
 
 TEST_SUITE("matmul/3 coarsened") {
   TEST_CASE("register-8x8: sizes around the 128 x 128 x 8 tile, within the bound, exact on small integers") {
-    check_shapes(3, {0}, boundary_shapes({1, 7, 8, 9, 15, 16, 17, 31, 32, 33, 127, 128, 129}, 40), wb::testing::seed(30));
+    check_shapes(3, {0}, boundary_shapes({1, 7, 8, 9, 15, 16, 17, 31, 32, 33, 127, 128, 129}, 40),
+                 wb::testing::seed(30));
     check_shapes(3, {0}, {{257, 130, 17}, {31, 255, 9}}, wb::testing::seed(31));
   }
   TEST_CASE("coarse-4: sizes around the 16 x 64 tile") {

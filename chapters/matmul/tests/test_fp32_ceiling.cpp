@@ -40,8 +40,12 @@ TEST_SUITE("matmul/4 fp32-ceiling") {
     const std::vector<float> out = C.to_host();
     for (std::size_t e = 0; e < ref.C.size(); ++e) REQUIRE(out[e + 1] == static_cast<float>(ref.C[e]));
   }
-  TEST_CASE("a NaN or infinity in A reaches exactly its row") { check_nan_and_inf_rows(4, {}, wb::testing::seed(55)); }
-  TEST_CASE("zero, identity and extreme matrices; empty shapes") { check_special_matrices(4, {}, wb::testing::seed(56)); }
+  TEST_CASE("a NaN or infinity in A reaches exactly its row") {
+    check_nan_and_inf_rows(4, {}, wb::testing::seed(55));
+  }
+  TEST_CASE("zero, identity and extreme matrices; empty shapes") {
+    check_special_matrices(4, {}, wb::testing::seed(56));
+  }
 #if defined(WB_BACKEND_CPU)
   TEST_CASE("--trace's map of who computes what is the kernel's own thread_tile") {
     // thread_tile is device code: on the cpu backend the host can call it.
@@ -62,8 +66,9 @@ TEST_SUITE("matmul/4 fp32-ceiling") {
   }
 #endif
   WB_GPU_TEST_CASE("[large] M K past 2^31 elements: 64-bit indices, exact small-integer sums") {
-  // A holds 32769 x 65544 > 2^31 elements: every index past 2^31 must be 64-bit.
-    const std::string wrong = check_large<float>(32769, 64, 65544, [](const fp32_problem& p) { track::matmul_fp32_ceiling(p); });
+    // A holds 32769 x 65544 > 2^31 elements: every index past 2^31 must be 64-bit.
+    const std::string wrong =
+        check_large<float>(32769, 64, 65544, [](const fp32_problem& p) { track::matmul_fp32_ceiling(p); });
     CHECK_MESSAGE(wrong.empty(), wrong);
   }
 }

@@ -25,7 +25,9 @@ namespace {
 // The 128-byte swizzle on a shared-memory address (PTX ISA, "Shared Memory Matrix Layout"):
 // bits 4-6 (the 16-byte chunk within a 128-byte row) are XOR-ed with bits 7-9 (the row
 // within the 1024-byte repeat).
-std::uint32_t swizzle_128(std::uint32_t address) { return address ^ (((address >> 7) & 7u) << 4); }
+std::uint32_t swizzle_128(std::uint32_t address) {
+  return address ^ (((address >> 7) & 7u) << 4);
+}
 
 struct descriptor_fields {
   std::uint32_t start, leading, stride, base_offset, swizzle, reserved;
@@ -179,8 +181,8 @@ TEST_SUITE("matmul/6 hopper") {
   }
 
   TEST_CASE("the grouped tile order visits every tile once; a group goes down its rows first") {
-    for (const auto& [tiles_m, tiles_n, group] : {std::tuple{32, 16, 8}, std::tuple{7, 5, 3}, std::tuple{1, 9, 8},
-                                                 std::tuple{10, 1, 4}, std::tuple{5, 6, 1}}) {
+    for (const auto& [tiles_m, tiles_n, group] :
+         {std::tuple{32, 16, 8}, std::tuple{7, 5, 3}, std::tuple{1, 9, 8}, std::tuple{10, 1, 4}, std::tuple{5, 6, 1}}) {
       std::set<std::pair<std::int64_t, std::int64_t>> seen;
       for (std::int64_t t = 0; t < tiles_m * tiles_n; ++t) {
         const tile_coord c = hop::grouped_tile(t, tiles_m, tiles_n, group);
@@ -253,7 +255,7 @@ TEST_SUITE("matmul/6 hopper") {
     }
   }
   WB_GPU_TEST_CASE("[large] M K past 2^31 elements: 64-bit indices, exact small-integer sums") {
-  // A holds 32769 x 65544 > 2^31 elements: every index past 2^31 must be 64-bit.
+    // A holds 32769 x 65544 > 2^31 elements: every index past 2^31 must be 64-bit.
     try {
       const std::string wrong = check_large<bf16>(32769, 64, 65544, [](const bf16_problem& p) {
         track::matmul_hopper(p, {});  // K and N multiples of 8: no workspace

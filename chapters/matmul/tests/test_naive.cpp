@@ -18,7 +18,9 @@ TEST_SUITE("matmul/1 naive") {
     check_nan_and_inf_rows(1, {0}, wb::testing::seed(13));
     check_nan_and_inf_rows(1, {1}, wb::testing::seed(14));
   }
-  TEST_CASE("zero, identity and extreme matrices; empty shapes") { check_special_matrices(1, {}, wb::testing::seed(15)); }
+  TEST_CASE("zero, identity and extreme matrices; empty shapes") {
+    check_special_matrices(1, {}, wb::testing::seed(15));
+  }
   TEST_CASE("an unknown variant is refused") {
     const inputs in = make_inputs(1, 2, 2, 2, fill::uniform, fill::uniform, 1);
     CHECK_THROWS_AS(run_stage(1, in, {static_cast<int>(naive_variants.size())}), std::invalid_argument);

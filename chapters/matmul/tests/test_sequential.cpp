@@ -15,6 +15,10 @@ TEST_SUITE("matmul/0 sequential") {
     check_shapes(0, {}, boundary_shapes({0, 1, 2, 31, 32, 33}, 19), wb::testing::seed(1));
     check_shapes(0, {}, {{3, 70, 5}, {70, 3, 1}, {1, 1, 300}}, wb::testing::seed(2));
   }
-  TEST_CASE("a NaN or infinity in A reaches exactly its row") { check_nan_and_inf_rows(0, {}, wb::testing::seed(3)); }
-  TEST_CASE("zero, identity and extreme matrices; empty shapes") { check_special_matrices(0, {}, wb::testing::seed(4)); }
+  TEST_CASE("a NaN or infinity in A reaches exactly its row") {
+    check_nan_and_inf_rows(0, {}, wb::testing::seed(3));
+  }
+  TEST_CASE("zero, identity and extreme matrices; empty shapes") {
+    check_special_matrices(0, {}, wb::testing::seed(4));
+  }
 }

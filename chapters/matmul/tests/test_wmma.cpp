@@ -21,10 +21,14 @@ TEST_SUITE("matmul/5 wmma") {
                    wb::testing::seed(62 + static_cast<std::uint64_t>(v)));
     }
   }
-  TEST_CASE("a NaN or infinity in A reaches exactly its row") { check_nan_and_inf_rows(5, {}, wb::testing::seed(66)); }
-  TEST_CASE("zero, identity and extreme matrices; empty shapes") { check_special_matrices(5, {}, wb::testing::seed(67)); }
+  TEST_CASE("a NaN or infinity in A reaches exactly its row") {
+    check_nan_and_inf_rows(5, {}, wb::testing::seed(66));
+  }
+  TEST_CASE("zero, identity and extreme matrices; empty shapes") {
+    check_special_matrices(5, {}, wb::testing::seed(67));
+  }
   WB_GPU_TEST_CASE("[large] M K past 2^31 elements: 64-bit indices, exact small-integer sums") {
-  // A holds 32769 x 65544 > 2^31 elements: every index past 2^31 must be 64-bit.
+    // A holds 32769 x 65544 > 2^31 elements: every index past 2^31 must be 64-bit.
     const std::string wrong = check_large<bf16>(32769, 64, 65544, [](const bf16_problem& p) { track::matmul_wmma(p); });
     CHECK_MESSAGE(wrong.empty(), wrong);
   }

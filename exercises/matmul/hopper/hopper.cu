@@ -74,8 +74,9 @@ __device__ __forceinline__ void store_accumulators(const float (&d)[R], wb::bf16
 
 template <class S>
 __global__ void __launch_bounds__(S::THREADS, 1)
-    matmul_hopper_specialized_kernel(const __grid_constant__ CUtensorMap map_A, const __grid_constant__ CUtensorMap map_B,
-                                     wb::bf16* C, std::int64_t M, std::int64_t N, std::int64_t K, bool pairs) {
+    matmul_hopper_specialized_kernel(const __grid_constant__ CUtensorMap map_A,
+                                     const __grid_constant__ CUtensorMap map_B, wb::bf16* C, std::int64_t M,
+                                     std::int64_t N, std::int64_t K, bool pairs) {
   // TODO(matmul/6): thread 0 initialises every stage's full barrier (count 1) and empty barrier
   // (count: one per consumer warp), fence_barrier_init, __syncthreads. Warpgroup 0, the
   // producer: setmaxnreg_dec, then thread 0 walks the block's tiles (blockIdx.x, + gridDim.x,

@@ -47,7 +47,8 @@ __host__ __device__ constexpr std::uint64_t make_descriptor(std::uint32_t addres
 
 // The A operand (64 rows x 16 k) of k16 step `kk` (0-3) for the 64 rows starting at
 // `first_row` (a multiple of 8) of an A tile at shared address `tile` (K-major, 128-byte rows).
-__host__ __device__ constexpr std::uint64_t a_descriptor(std::uint32_t tile, std::uint32_t first_row, std::uint32_t kk) {
+__host__ __device__ constexpr std::uint64_t a_descriptor(std::uint32_t tile, std::uint32_t first_row,
+                                                         std::uint32_t kk) {
   // TODO(matmul/6): where the operand starts, and the distance between atoms of 8 rows.
   return 0;
 }

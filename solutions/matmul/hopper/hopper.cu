@@ -65,8 +65,8 @@ __device__ __forceinline__ void load_stage(const ring& r, int stage, const CUten
   tma_load_2d(r.A + stage * S::A_TILE_BYTES, map_A, full, k, static_cast<int>(tile.row * S::BM));
 #pragma unroll
   for (int b = 0; b < S::B_BOXES; ++b) {
-    tma_load_2d(r.B + stage * S::B_TILE_BYTES + b * S::B_BOX_BYTES, map_B, full, static_cast<int>(tile.col * S::BN + b * 64),
-                k);
+    tma_load_2d(r.B + stage * S::B_TILE_BYTES + b * S::B_BOX_BYTES, map_B, full,
+                static_cast<int>(tile.col * S::BN + b * 64), k);
   }
 }
 
@@ -92,16 +92,17 @@ __device__ __forceinline__ void store_accumulators(const float (&d)[R], wb::bf16
 
 template <class S>
 __global__ void __launch_bounds__(S::THREADS, 1)
-    matmul_hopper_specialized_kernel(const __grid_constant__ CUtensorMap map_A, const __grid_constant__ CUtensorMap map_B,
-                                     wb::bf16* C, std::int64_t M, std::int64_t N, std::int64_t K, bool pairs) {
+    matmul_hopper_specialized_kernel(const __grid_constant__ CUtensorMap map_A,
+                                     const __grid_constant__ CUtensorMap map_B, wb::bf16* C, std::int64_t M,
+                                     std::int64_t N, std::int64_t K, bool pairs) {
   static_assert(S::SPECIALIZED && S::BN == 256, "one wgmma m64n256k16 per consumer and k16 step");
   const ring r = ring_in_shared_memory<S>();
   const int warpgroup = static_cast<int>(threadIdx.x) / 128;
   const int t = static_cast<int>(threadIdx.x) % 128;
   if (threadIdx.x == 0) {
     for (int s = 0; s < S::STAGES; ++s) {
-      mbarrier_init(&r.full[s], 1);                    // the producer's arrive (plus the TMA's bytes)
-      mbarrier_init(&r.empty[s], S::CONSUMERS * 4);    // one arrive per consumer warp
+      mbarrier_init(&r.full[s], 1);  // the producer's arrive (plus the TMA's bytes)
+      mbarrier_init(&r.empty[s], S::CONSUMERS * 4);  // one arrive per consumer warp
     }
     fence_barrier_init();
   }
