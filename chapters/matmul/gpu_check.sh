@@ -96,8 +96,9 @@ run exact-4096 150 --m 4096 --n 4096 --k 4096 --fill small-integers --reps 1  # 
 # ---- 3 checks
 stamp checks
 timeout 240 "$dir/matmul_tests" >"$work/logs/tests.log" 2>&1
+rc=$?
 note ""
-note "matmul_tests: exit $? — $(tail -1 "$work/logs/tests.log")"
+note "matmul_tests: exit $rc — $(tail -1 "$work/logs/tests.log")"
 grep -E "ERROR|FAILED|failed|skipped|MESSAGE|sm_90" "$work/logs/tests.log" | head -20 | tee -a "$summary"
 (cd "$build" && timeout 120 ctest -L matmul -LE "selfcheck|exercises" -E "^matmul_tests$") >"$work/logs/ctest.log" 2>&1
 note "command-line tests: $(grep -E 'tests passed|tests failed' "$work/logs/ctest.log" | tail -1)"
@@ -125,8 +126,9 @@ run table-8192 200 --m 8192 --n 8192 --k 8192 --csv "$work/csv/table-8192.csv" -
 if time_left $((budget - 120)); then
   stamp "tile configs"
   timeout 150 "$dir/matmul_tile_configs" --csv "$work/csv/tile_configs.csv" configs 4096 8192 >"$work/logs/tile_configs.log" 2>&1
+  rc=$?
   note ""
-  note "---- tile configs (exit $?): the best of each stage, vs its library"
+  note "---- tile configs (exit $rc): the best three of each stage and size, M,N,K,stage,configuration,ms,TFLOP/s,vs library,verified"
   for s in 4 5 6; do
     for size in 4096 8192; do
       grep -E "^$size,$size,$size,$s," "$work/logs/tile_configs.log" | sort -t, -k7 -g -r | head -3 | tee -a "$summary"
@@ -162,8 +164,9 @@ if time_left $((budget - 60)); then
   timeout 120 "$dir/matmul_tile_configs" --csv "$work/csv/sweep.csv" sweep \
     512,512,512 1024,1024,1024 2048,2048,2048 4096,4096,4096 8192,8192,8192 \
     16,8192,8192 128,8192,8192 4096,4096,16384 8192,8192,16384 >"$work/logs/sweep.log" 2>&1
+  rc=$?
   note ""
-  note "---- stage 6 sweep (exit $?): M,N,K,stage,configuration,median_ms,TFLOP/s,vs library,verified"
+  note "---- stage 6 sweep (exit $rc): M,N,K,stage,configuration,median_ms,TFLOP/s,vs library,verified"
   grep -E "^[0-9]" "$work/logs/sweep.log" | tee -a "$summary"
 fi
 
@@ -172,15 +175,19 @@ if command -v ncu >/dev/null && time_left $((budget - 90)); then
   stamp profile
   timeout 120 common/scripts/profile.sh --build "$build" --out "$work/logs/profile" --chapters matmul \
     >"$work/logs/profile.log" 2>&1
+  rc=$?
   note ""
-  note "---- profile (exit $?, 2048^3): $(ls "$work/logs/profile" 2>/dev/null | tr '\n' ' ')"
+  note "---- profile (exit $rc, 2048^3): $(ls "$work/logs/profile" 2>/dev/null | tr '\n' ' ')"
   [ -f "$work/logs/profile/matmul-profile.md" ] && grep -E "^\|" "$work/logs/profile/matmul-profile.md" | tee -a "$summary"
   if time_left $((budget - 30)); then
+    # the tensor pipes' busy share: the metric names this ncu knows (hmma: mma.sync, gmma: wgmma)
+    pipes=$(ncu --query-metrics --chip gh100 2>/dev/null | grep -oE "sm__pipe_tensor_op_(hmma|gmma)_cycles_active" | sort -u |
+            sed 's/$/.avg.pct_of_peak_sustained_active/' | paste -sd, -)
     for s in 5 6; do
-      timeout 40 ncu --kernel-name-base demangled --kernel-name "regex:^(void )?matmul::" \
-        --metrics sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active,sm__pipe_tensor_op_gmma_cycles_active.avg.pct_of_peak_sustained_active,sm__inst_executed_pipe_tensor_op_hmma.sum,sm__inst_executed_pipe_tensor_op_gmma.sum \
+      [ -n "$pipes" ] || { note "tensor pipes: ncu lists no sm__pipe_tensor_op metric"; break; }
+      timeout 40 ncu --kernel-name-base demangled --kernel-name "regex:^(void )?matmul::" --launch-count 1 --metrics "$pipes" \
         "$bin" --stage "$s" --m 2048 --n 2048 --k 2048 --reps 1 --no-library >"$work/logs/tensor-pipe-$s.log" 2>&1
-      note "stage $s tensor pipes: $(grep -E "pipe_tensor" "$work/logs/tensor-pipe-$s.log" | awk '{print $1, $NF}' | tr '\n' ';')"
+      note "stage $s, tensor pipes busy (% of peak): $(grep -E "pipe_tensor" "$work/logs/tensor-pipe-$s.log" | awk '{print $1, $NF}' | tr '\n' ';')"
     done
   fi
 fi
