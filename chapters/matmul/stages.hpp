@@ -122,7 +122,7 @@ inline constexpr std::array<wb::stage, 7> stages = {{
       "and the grouped tile order. hopper.cu: a producer thread waits for an empty slot, arms the full barrier "
       "with the bytes to expect and starts the TMA copies; consumers wait for the full barrier, issue wgmma, "
       "release the slot.",
-      "swizzled_offset(row, chunk) = row * 128 + ((chunk ^ (row % 8)) * 16). make_descriptor(address, lbo, sbo): "
+      "swizzled_offset(row, byte) = row * 128 + (((byte / 16) ^ (row % 8)) * 16) + byte % 16. make_descriptor(address, lbo, sbo): "
       "((address & 0x3FFFF) >> 4) | ((lbo >> 4) << 16) | ((sbo >> 4) << 32) | (1ull << 62). A (K-major): sbo = "
       "1024, advance 32 bytes per k16. B (N-major): lbo = 8192 (the next 64 columns), sbo = 1024, advance 2048 "
       "bytes per k16. accumulator_row(t, i) = (t / 32) * 16 + (t % 32) / 4 + 8 * ((i / 2) % 2), "
