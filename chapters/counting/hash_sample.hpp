@@ -1,6 +1,7 @@
 // Where stage 7 looks before it counts: a sample of the input that estimates the number of
-// distinct keys, from which the stage chooses between hashing and sorting. Chapter-level (not
-// a track's) so that the checks can build inputs whose sample lies.
+// distinct keys, from which the stage's plan chooses between hashing and sorting. Chapter-level
+// (not a track's) so that the checks can build inputs whose sample lies, and summarize a
+// sample on the host to test the plan without a GPU (key_sample.cuh counts it on the device).
 //
 // The sample is stratified: the input is cut into `sample_size(n)` equal strata and one item
 // is taken from each, at a pseudo-random place inside it (so a pattern with the stride of
@@ -8,7 +9,10 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
+#include <unordered_map>
 
+#include "counting.hpp"
 #include "wb/runtime.hpp"
 
 namespace counting::sample {
@@ -57,5 +61,50 @@ constexpr double estimate(std::int64_t n, std::int64_t samples, double seen, dou
   return e < static_cast<double>(n) ? e : static_cast<double>(n);
 }
 static_assert(estimate(1 << 20, 1 << 16, 1, 0, 0) == 1 && estimate(100, 100, 7, 7, 0) == 7);
+
+// The estimate from a summary (a sample was taken: s.samples > 0).
+constexpr double estimate(std::int64_t n, const sample_summary& s) {
+  return estimate(n, s.samples, static_cast<double>(s.seen), static_cast<double>(s.once), static_cast<double>(s.twice));
+}
+
+// Tables are planned for twice the estimate: Chao's estimate is a lower bound, low on skewed
+// keys (a zipf-like tail is mostly keys seen once or never). Where the sample saw at most a
+// quarter of its keys only once, it caught nearly every key, and the estimate is close
+// (evenly spread keys, a few thousand of them): a quarter more is enough. (No sample, a
+// number given instead: twice.)
+constexpr double plan_margin(const sample_summary& s) { return s.seen > 0 && s.once * 4 <= s.seen ? 1.25 : 2.0; }
+
+// The sample count from which a key is hot: 8 times the sample's average per key seen (so
+// that evenly spread keys are never hot), at least 4.
+constexpr unsigned hot_sample_count(std::int64_t samples, std::int64_t seen) {
+  const double average_times_8 = 8.0 * static_cast<double>(samples) / static_cast<double>(seen > 0 ? seen : 1);
+  const double at_least = average_times_8 > 4.0 ? average_times_8 : 4.0;
+  const auto whole = static_cast<unsigned>(at_least);
+  return static_cast<double>(whole) < at_least ? whole + 1 : whole;  // the ceiling
+}
+static_assert(hot_sample_count(1 << 16, 1 << 16) == 8 && hot_sample_count(1 << 16, 1 << 20) == 4 &&
+              hot_sample_count(3, 7) == 4 && hot_sample_count(1 << 16, 3) == 174763);
+
+// The sample's summary on the host, from the input itself (the checks' reference for the
+// device's sample, and the plan's input in the checks of the plan).
+inline sample_summary summarize(std::span<const std::int64_t> data) {
+  const auto n = static_cast<std::int64_t>(data.size());
+  std::unordered_map<unsigned long long, std::int64_t> times;
+  sample_summary s;
+  s.samples = sample_size(n);
+  for (std::int64_t i = 0; i < s.samples; ++i) {
+    const unsigned long long u = static_cast<unsigned long long>(data[static_cast<std::size_t>(position(i, n))]) ^ (1ull << 63);
+    if (u != ~0ull) ++times[u];
+  }
+  for (const auto& [u, t] : times) {
+    ++s.seen;
+    s.once += t == 1 ? 1 : 0;
+    s.twice += t == 2 ? 1 : 0;
+    s.most = t > s.most ? t : s.most;
+    s.min = u < s.min ? u : s.min;
+    s.max = u > s.max ? u : s.max;
+  }
+  return s;
+}
 
 }  // namespace counting::sample

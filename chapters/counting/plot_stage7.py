@@ -15,11 +15,14 @@ from xml.sax.saxutils import escape
 STYLE = {  # path: (label, colour, dash, width)
     "CUB sort + RLE": ("CUB sort + RLE", "#000000", "", 2.5),
     "auto": ("stage 7 (automatic)", "#d62728", "", 3.0),
-    "v1 shared tables": ("shared tables", "#1f77b4", "6,3", 1.5),
-    "v2 two-level": ("two-level", "#2ca02c", "6,3", 1.5),
-    "v3 sort + RLE": ("sort + RLE (onesweep)", "#9467bd", "2,3", 1.5),
-    "v4 global table": ("global table", "#ff7f0e", "6,3", 1.5),
+    "shared-tables": ("shared tables", "#1f77b4", "6,3", 1.5),
+    "two-level": ("two-level", "#2ca02c", "6,3", 1.5),
+    "sort": ("sort + RLE (onesweep)", "#9467bd", "2,3", 1.5),
+    "global-table": ("global table", "#ff7f0e", "6,3", 1.5),
 }
+# The rows' names in sweeps written before the paths were named by --path.
+OLD_NAMES = {"v1 shared tables": "shared-tables", "v2 two-level": "two-level", "v3 sort + RLE": "sort",
+             "v4 global table": "global-table"}
 
 
 def main(argv):
@@ -27,6 +30,8 @@ def main(argv):
         print(__doc__.strip(), file=sys.stderr)
         return 2
     rows = [r for r in csv.DictReader(open(argv[1], newline="")) if r["median_ms"]]
+    for r in rows:
+        r["path"] = OLD_NAMES.get(r["path"], r["path"])
     if not rows:
         print("no timed row in " + argv[1], file=sys.stderr)
         return 1

@@ -49,7 +49,7 @@ done
 python3 - "$sweep" <<'PY'
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1], newline="")))
-paths = ["auto", "v1 shared tables", "v2 two-level", "v3 sort + RLE", "v4 global table"]
+paths = ["auto", "shared-tables", "two-level", "sort", "global-table"]
 print("dist  distinct   CUB ms | " + " | ".join(f"{p:>16}" for p in paths) + " | auto's choice")
 for (dist, d) in dict.fromkeys((r["dist"], r["distinct"]) for r in rows):
     at = {r["path"]: r for r in rows if r["dist"] == dist and r["distinct"] == d}

@@ -25,7 +25,7 @@
 #include "wb/mismatch.hpp"
 #include "wb/workspace.hpp"
 
-#include "baseline.hpp"
+#include "baseline_cub.hpp"
 #include "data.hpp"
 #include "merge.hpp"
 #include "stages.hpp"
@@ -86,13 +86,6 @@ std::string check_co_ranks(const std::vector<K>& A, const std::vector<K>& B, con
   return "";
 }
 
-template <class K>
-const char* type_name() {
-  if constexpr (std::is_same_v<K, std::int32_t>) return "int32";
-  if constexpr (std::is_same_v<K, std::int64_t>) return "int64";
-  return "float";
-}
-
 // The chapter's traits for the driver (wb/chapter.hpp): one merge of A and B.
 template <class K>
 class merge_chapter {
@@ -109,7 +102,7 @@ class merge_chapter {
       A_val_ = merge::tag_values(m_, 0);
       B_val_ = merge::tag_values(n_, m_);
     }
-    const std::string what = fmt::format("a merge of {} + {} {} keys{}", m_, n_, type_name<K>(), opt_.key_value ? " with values" : "");
+    const std::string what = fmt::format("a merge of {} + {} {} keys{}", m_, n_, merge::key_name<K>(), opt_.key_value ? " with values" : "");
     // inputs and output on the device, plus the co-ranks of stage 1; inputs, reference and one output on the host
     wb::require_memory(wb::bytes_for(total(), 2 * item_bytes(), what) + wb::bytes_for(total() + 1, 8, what) + (std::uint64_t{64} << 20),
                        wb::bytes_for(total(), 3 * item_bytes(), what), what);
@@ -132,7 +125,7 @@ class merge_chapter {
   }
 
   std::string title() const {
-    return fmt::format("merge of m = {} and n = {} {} keys{} ({}), {}", m_, n_, type_name<K>(),
+    return fmt::format("merge of m = {} and n = {} {} keys{} ({}), {}", m_, n_, merge::key_name<K>(),
                        opt_.key_value ? " with int32 values" : "", source_,
                        opt_.common.compare ? "exercise and solution tracks" : opt_.common.track + " track");
   }
@@ -177,7 +170,7 @@ class merge_chapter {
             case 3: return tr::merge_tiled(dev_, cfg);
             case 4: return tr::merge_circular(dev_, cfg);
             case 5: return tr::merge_coarsened(dev_, cfg);
-            default: return tr::merge_at_bandwidth(dev_, ws.data, ws.bytes, cfg);
+            default: return tr::merge_at_bandwidth(dev_, ws.bytes, ws.size, cfg);
           }
         });
       };
@@ -306,7 +299,7 @@ int run(const options& opt) {
                           wb::track_name(track), opt.svg);
   }
   merge_chapter<K> chapter(opt, std::move(A), std::move(B), source);
-  if (opt.sweep) return merge::coarsening_sweep(chapter, opt.common, track, opt.key_value, type_name<K>());
+  if (opt.sweep) return merge::coarsening_sweep(chapter, opt.common, track, opt.key_value, merge::key_name<K>());
   return wb::run_chapter(chapter, merge::stages, opt.common);
 }
 

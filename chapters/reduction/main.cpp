@@ -23,6 +23,7 @@
 
 #include <fmt/format.h>
 
+#include "data.hpp"
 #include "reduction.hpp"
 #include "stages.hpp"
 #include "wb/bandwidth.hpp"
@@ -45,44 +46,10 @@ struct options {
   std::string dist = "uniform";
   config cfg;
   bool sweep_block = false;
-  std::string input, input_file;
-  bool input_given = false, input_file_given = false;  // an empty list or file is an empty input
+  wb::input_options input;
   bool trace = false;
   std::string svg;
 };
-
-template <class T>
-std::vector<T> widen(const std::vector<std::int32_t>& narrow) {
-  return std::vector<T>(narrow.begin(), narrow.end());
-}
-
-// The --dist distributions, in ranges whose sums stay inside sum_t<T> for n up to 2^32.
-template <class T>
-std::vector<T> generate(const std::string& dist, std::size_t n, std::uint64_t seed) {
-  constexpr bool is_int64 = std::is_same_v<T, std::int64_t>;
-  if (dist == "uniform") {
-    if constexpr (std::is_same_v<T, std::int32_t>) return wb::gen::uniform<T>(n, seed);
-    if constexpr (is_int64) return wb::gen::uniform<T>(n, seed, -(T{1} << 40), T{1} << 40);
-    if constexpr (std::is_floating_point_v<T>) return wb::gen::uniform<T>(n, seed, T(-1), T(1));
-  }
-  if (dist == "few") {
-    if constexpr (is_int64) return widen<T>(wb::gen::few_distinct<std::int32_t>(n, seed, 16));
-    else return wb::gen::few_distinct<T>(n, seed, 16);
-  }
-  if (dist == "equal") {
-    // int32: INT_MAX n times, the R5 case; the others a value whose sum is not trivial.
-    if constexpr (std::is_same_v<T, std::int32_t>) return wb::gen::all_equal<T>(n, std::numeric_limits<T>::max());
-    if constexpr (is_int64) return wb::gen::all_equal<T>(n, (T{1} << 31) + 1);
-    if constexpr (std::is_floating_point_v<T>) return wb::gen::all_equal<T>(n, T(0.1));
-  }
-  if (dist == "extremes") {
-    if constexpr (std::is_same_v<T, std::int32_t>) return wb::gen::extremes<T>(n, seed);
-    if constexpr (is_int64) return widen<T>(wb::gen::extremes<std::int32_t>(n, seed));
-    throw wb::usage_error("--dist extremes is for int32 and int64: a float sum of +-FLT_MAX overflows");
-  }
-  if (dist == "zipf") return wb::gen::zipf<T>(n, seed, 1000);
-  return wb::gen::iota<T>(n, seed, true);
-}
 
 template <class T>
 std::string value_text(sum_t<T> v) {
@@ -220,7 +187,7 @@ template <class T>
 int run(const options& opt) {
   // --trace and --svg: refused before any work when the picture would be too large or the
   // file cannot be written.
-  const bool given = opt.input_given || opt.input_file_given;
+  const bool given = opt.input.given();
   const std::string too_large = fmt::format(
       "--trace draws every thread: give at most {} items and --block at most {}", max_trace_items, max_trace_block);
   if (opt.trace) {
@@ -235,10 +202,8 @@ int run(const options& opt) {
   std::vector<T> data;
   std::string source;
   if (given) {
-    if (opt.input_given && opt.input_file_given) throw wb::usage_error("--input and --input-file: give one");
-    if (opt.n >= 0) throw wb::usage_error("--n and --input/--input-file: the input sets n");
-    data = opt.input_given ? wb::parse_list<T>(opt.input, "--input") : wb::read_numbers_file<T>(opt.input_file);
-    source = opt.input_given ? "--input" : opt.input_file;
+    data = wb::read_input<T>(opt.input, opt.n >= 0);
+    source = opt.input.source();
     if (opt.common.print) wb::require_printable(data.size(), "the input");
     if (opt.trace && data.size() > max_trace_items) throw wb::usage_error(too_large);
     wb::print_device_info_or_exit();
@@ -276,10 +241,9 @@ int main(int argc, char** argv) {
   wb::add_size_option(app, "--blocks", opt.cfg.blocks, "blocks of the first pass (default 0: enough to fill the GPU once)")
       ->capture_default_str();
   app.add_flag("--sweep-block", opt.sweep_block, "time every block size 32..1024 for each stage, print the best");
-  app.add_option("--input", opt.input, "explicit input, comma separated (instead of --n/--dist); '' is the empty input");
-  app.add_option("--input-file", opt.input_file,
-                 "explicit input, whitespace-separated numbers in a file ('#' starts a comment; an empty file is "
-                 "the empty input)");
+  wb::add_input_options(app, opt.input, "explicit input, comma separated (instead of --n/--dist); '' is the empty input",
+                        "explicit input, whitespace-separated numbers in a file ('#' starts a comment; an empty file is "
+                        "the empty input)");
   app.add_flag("--trace", opt.trace,
                fmt::format("for at most {} items: the tree of stages 1 and 2 in one block (--block {} unless given, "
                            "at most {}), thread by thread, and the device's sums for that block",
@@ -289,8 +253,6 @@ int main(int argc, char** argv) {
       fmt::format("print each stage's sum on one line (inputs of at most {} items)", wb::max_print_elements));
 
   return wb::run_main(app, argc, argv, [&]() -> int {
-    opt.input_given = app.count("--input") > 0;
-    opt.input_file_given = app.count("--input-file") > 0;
     if (app.count("--svg") > 0 && !opt.trace) throw wb::usage_error("--svg draws the tree of --trace: give --trace too");
     if (app.count("--svg") > 0 && opt.svg.empty()) throw wb::usage_error("--svg: give the file to write");
     if (opt.trace && app.count("--block") == 0) opt.cfg.block = default_trace_block;

@@ -21,6 +21,7 @@
 
 #include <fmt/format.h>
 
+#include "data.hpp"
 #include "scan.hpp"
 #include "stages.hpp"
 #include "trace.hpp"
@@ -45,28 +46,8 @@ struct options {
   config cfg;
   bool trace = false;
   std::string svg;
-  std::string input, input_file;
+  wb::input_options input;
 };
-
-template <class T>
-std::vector<T> generate(const std::string& dist, std::size_t n, std::uint64_t seed) {
-  if (dist == "uniform") {
-    if constexpr (std::is_same_v<T, std::int32_t>) return wb::gen::uniform<T>(n, seed, -1000, 1000);
-    if constexpr (std::is_same_v<T, std::int64_t>) return wb::gen::uniform<T>(n, seed, -(T{1} << 40), T{1} << 40);
-    if constexpr (std::is_floating_point_v<T>) return wb::gen::uniform<T>(n, seed, T(-1), T(1));
-  }
-  if (dist == "zeros") return std::vector<T>(n, T{});
-  if (dist == "alternating") {  // +v, -v, +v, ...: prefixes 0 and v, a cancellation test
-    std::vector<T> v(n);
-    for (std::size_t i = 0; i < n; ++i) v[i] = i % 2 == 0 ? T(7) : T(-7);
-    return v;
-  }
-  if (dist == "extremes") {
-    if constexpr (std::is_integral_v<T>) return wb::gen::extremes<T>(n, seed);
-    throw wb::usage_error("--dist extremes is for int32 and int64: a float scan of +-FLT_MAX overflows");
-  }
-  return wb::gen::iota<T>(n, seed, false);
-}
 
 template <class T>
 std::string value_text(T v) {
@@ -217,9 +198,7 @@ class scan_chapter {
 template <class T>
 int run(const options& opt, const CLI::App& app) {
   // The input. An explicit empty list is an empty input.
-  const bool given = app.count("--input") > 0 || app.count("--input-file") > 0;
-  if (app.count("--input") > 0 && app.count("--input-file") > 0) throw wb::usage_error("--input and --input-file: give one");
-  if (given && opt.n >= 0) throw wb::usage_error("--n and --input/--input-file: the input sets n");
+  const bool given = opt.input.given();
   const std::int64_t requested = given ? -1 : opt.n >= 0 ? opt.n : wb::backend_is_cuda ? std::int64_t{1} << 28 : std::int64_t{1} << 16;
   if (opt.common.print && requested > 0) wb::require_printable(static_cast<std::uint64_t>(requested), "the scan");
   require_traceable(opt.trace, requested);
@@ -229,8 +208,8 @@ int run(const options& opt, const CLI::App& app) {
   std::vector<T> data;
   std::string source;
   if (given) {
-    data = app.count("--input") > 0 ? wb::parse_list<T>(opt.input, "--input") : wb::read_numbers_file<T>(opt.input_file);
-    source = app.count("--input") > 0 ? "--input" : opt.input_file;
+    data = wb::read_input<T>(opt.input, opt.n >= 0);
+    source = opt.input.source();
     if (opt.common.print) wb::require_printable(data.size(), "the scan");
     require_traceable(opt.trace, std::ssize(data));
   } else {
@@ -269,8 +248,8 @@ int main(int argc, char** argv) {
   app.add_flag("--exclusive", opt.cfg.exclusive, "the exclusive scan (out[i] = in[0] + ... + in[i-1]) instead of inclusive");
   app.add_flag("--trace", opt.trace, "for at most 32 items: Kogge-Stone's and Brent-Kung's steps, thread by thread");
   app.add_option("--svg", opt.svg, "with --trace: also draw both scans' steps to this SVG file");
-  app.add_option("--input", opt.input, "explicit input, comma separated (instead of --n/--dist); empty: no items");
-  app.add_option("--input-file", opt.input_file, "explicit input, whitespace-separated numbers in a file");
+  wb::add_input_options(app, opt.input, "explicit input, comma separated (instead of --n/--dist); empty: no items",
+                        "explicit input, whitespace-separated numbers in a file");
 
   return wb::run_main(app, argc, argv, [&]() -> int {
     const std::size_t item_bytes = opt.type == "int64" ? 8 : 4;

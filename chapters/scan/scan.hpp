@@ -25,6 +25,7 @@
 #include <string>
 #include <type_traits>
 
+#include "wb/device/plus.hpp"
 #include "wb/device_buffer.hpp"
 #include "wb/workspace.hpp"
 #include "wb/runtime.hpp"
@@ -35,16 +36,9 @@ namespace scan {
 // The operator
 // ---------------------------------------------------------------------------------------
 
-// a + b, wrapping for integers (signed overflow is undefined in C++; unsigned wraps).
-template <class T>
-__host__ __device__ inline T plus(T a, T b) {
-  if constexpr (std::is_integral_v<T>) {
-    using U = std::make_unsigned_t<T>;
-    return static_cast<T>(static_cast<U>(a) + static_cast<U>(b));
-  } else {
-    return a + b;
-  }
-}
+// a + b, wrapping for integers (signed overflow is undefined in C++; unsigned wraps): the
+// device layer's sum (common/include/wb/device/plus.hpp), which every stage adds with.
+using wb::device::plus;
 
 // ---------------------------------------------------------------------------------------
 // Launch configuration

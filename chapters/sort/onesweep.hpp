@@ -13,6 +13,16 @@ namespace sort::onesweep {
 inline constexpr int radix = 1 << onesweep_bits;  // 256 digit values (buckets) per pass
 inline constexpr int max_passes = 8;              // 64-bit keys
 
+// The histogram kernel: blocks of histogram_block threads, each thread loading
+// histogram_items keys at once (several loads in flight); a grid-stride loop over chunks of
+// histogram_block * histogram_items keys, with at most histogram_blocks_per_sm blocks per SM
+// (a full SM: more blocks would only add global atomics at the end).
+inline constexpr int histogram_block = 256;
+inline constexpr int histogram_items = 8;
+inline constexpr int histogram_blocks_per_sm = 8;
+// This device's SM count, read from the device once (sort_common.cpp).
+int device_sm_count();
+
 // How a pass ranks a warp's keys of one step: which lanes hold the same digit.
 enum class peer_method : int {
   match_any = 0,  // __match_any_sync on the digit: one instruction, but slow on an H100

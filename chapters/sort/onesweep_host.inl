@@ -34,9 +34,11 @@ void run(const K* keys_in, K* keys_out, const std::uint32_t* values_in, std::uin
   // Tile counters, histogram and the first sorting pass's status words start at zero; each
   // sorting pass clears the other status array for the next one.
   WB_CHECK(cudaMemsetAsync(scratch, 0, l.zeroed_end));
-  const std::int64_t histogram_chunks = (n + 2047) / 2048;
-  wb::launch({dim3(static_cast<unsigned>(std::min<std::int64_t>(histogram_chunks, 1056))), dim3(256)},
-             onesweep_histogram_kernel<K>, keys_in, n, histogram);
+  constexpr std::int64_t histogram_chunk = histogram_block * histogram_items;
+  const std::int64_t histogram_blocks = std::min<std::int64_t>(
+      (n + histogram_chunk - 1) / histogram_chunk, std::int64_t{histogram_blocks_per_sm} * device_sm_count());
+  wb::launch({dim3(static_cast<unsigned>(histogram_blocks)), dim3(histogram_block)}, onesweep_histogram_kernel<K>,
+             keys_in, n, histogram);
   wb::launch({dim3(1), dim3(radix)}, onesweep_plan_kernel, static_cast<const unsigned long long*>(histogram), passes,
              n, base, plan, static_cast<const void*>(keys_in), static_cast<void*>(keys_out),
              static_cast<void*>(other_keys), values_in, Pairs ? values_out : nullptr,

@@ -1,4 +1,5 @@
 // Configuration and workspace sizes shared by every stage of both tracks (sort.hpp).
+#include <algorithm>
 #include <bit>
 #include <cstdint>
 #include <stdexcept>
@@ -8,6 +9,7 @@
 #include "radix_passes.hpp"
 #include "scan.hpp"
 #include "sort.hpp"
+#include "wb/check.hpp"
 
 namespace sort {
 
@@ -91,6 +93,21 @@ std::size_t workspace_bytes(std::int64_t n, std::size_t key_bytes, const config&
   most = std::max(most, piece_bytes(static_cast<std::size_t>(ceil_div(n, merge_min_tile) + 1) * 8));
   return buffers + most;
 }
+
+namespace onesweep {
+int device_sm_count() {
+  thread_local int device = -1;
+  thread_local int sms = 1;
+  int current = 0;
+  WB_CHECK(cudaGetDevice(&current));
+  if (current != device) {
+    WB_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, current));
+    sms = std::max(sms, 1);
+    device = current;
+  }
+  return sms;
+}
+}  // namespace onesweep
 
 std::int64_t onesweep_tile(std::size_t key_bytes, bool pairs) {
   const auto shape = onesweep::stage_shape(key_bytes, false, pairs, false);

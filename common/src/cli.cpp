@@ -436,9 +436,23 @@ CLI::Validator size_syntax(std::uint64_t max) {
       "");
 }
 
+void add_input_options(CLI::App& app, input_options& input, const std::string& list_help, const std::string& file_help) {
+  auto* list = app.add_option("--input", input.list, list_help)->each([&input](const std::string&) { input.list_given = true; });
+  app.add_option("--input-file", input.file, file_help)
+      ->each([&input](const std::string&) { input.file_given = true; })
+      ->excludes(list);
+}
+
+template <class T>
+std::vector<T> read_input(const input_options& input, bool size_given, const std::string& size_flag) {
+  if (size_given) throw usage_error(size_flag + " and --input/--input-file: the input sets " + size_flag.substr(2));
+  return input.list_given ? parse_list<T>(input.list, "--input") : read_numbers_file<T>(input.file);
+}
+
 #define WB_CLI_INSTANTIATE(T)                                                          \
   template std::vector<T> parse_list<T>(const std::string&, const std::string&);     \
-  template std::vector<T> read_numbers_file<T>(const std::string&);
+  template std::vector<T> read_numbers_file<T>(const std::string&);                  \
+  template std::vector<T> read_input<T>(const input_options&, bool, const std::string&);
 WB_CLI_INSTANTIATE(signed char)
 WB_CLI_INSTANTIATE(unsigned char)
 WB_CLI_INSTANTIATE(short)

@@ -137,16 +137,21 @@ TEST_CASE("chapter driver: --compare runs both tracks, solution first") {
   REQUIRE(lines.size() == 6);
   CHECK(lines[1].find("0 host (solution)") != std::string::npos);
   CHECK(lines[2].find("0 host (exercise)") != std::string::npos);
-  CHECK(wb::detail::compare_line("1 device", {"a", wb::timing{1, 1, 1, {1}}}, {"b", wb::timing{1, 1, 1, {1}}}, "") ==
+  const auto row = [](bool ran, bool verified, const std::string& note = "") {
+    wb::report_row r;
+    if (ran) r.time = wb::timing{1, 1, 1, {1}};
+    r.verified = verified;
+    r.note = note;
+    return r;
+  };
+  CHECK(wb::detail::compare_line("1 device", row(true, true), row(true, true), "") ==
         "1 device: exercise and solution agree");
-  CHECK(wb::detail::compare_line("1 device", {"a", wb::timing{1, 1, 1, {1}}, 0, 0, true},
-                                 {"b", wb::timing{1, 1, 1, {1}}, 0, 0, false}, "4 against 6") ==
+  CHECK(wb::detail::compare_line("1 device", row(true, true), row(true, false), "4 against 6") ==
         "1 device: exercise differs from the solution: 4 against 6");
-  CHECK(wb::detail::compare_line("1 device", {"a", wb::timing{1, 1, 1, {1}}, 0, 0, true},
-                                 {"b", wb::timing{1, 1, 1, {1}}, 0, 0, true}, "0.1 against 0.10001") ==
+  CHECK(wb::detail::compare_line("1 device", row(true, true), row(true, true), "0.1 against 0.10001") ==
         "1 device: exercise and solution agree within the check's tolerance (0.1 against 0.10001)");
-  CHECK(wb::detail::compare_line("2 x", {"a", wb::timing{1, 1, 1, {1}}}, {"b", std::nullopt, 0, 0, false, false, "refused: big"},
-                                 std::nullopt) == "2 x: the exercise did not run (refused: big)");
+  CHECK(wb::detail::compare_line("2 x", row(true, true), row(false, false, "refused: big"), std::nullopt) ==
+        "2 x: the exercise did not run (refused: big)");
 }
 
 TEST_CASE("chapter driver: a refused configuration is a note, or bad input when the stage is named") {

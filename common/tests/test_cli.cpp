@@ -307,3 +307,39 @@ TEST_CASE("size options: the syntax on the command line, the option's limit, exi
   CHECK(run_cli({"--reps", "3"}, o).code == 0);
   CHECK(o.reps_given);
 }
+
+TEST_CASE("--input and --input-file: an empty list is an input; the two exclude each other; --n does not go with them") {
+  const auto parse = [](std::vector<std::string> words, wb::input_options& input) {
+    CLI::App app{"test"};
+    wb::add_input_options(app, input, "items", "a file of items");
+    words.insert(words.begin(), "prog");
+    std::vector<char*> argv;
+    for (auto& w : words) argv.push_back(w.data());
+    std::ostringstream err;
+    auto* old_err = std::cerr.rdbuf(err.rdbuf());
+    const int code = wb::run_main(app, static_cast<int>(argv.size()), argv.data(), [] { return 0; });
+    std::cerr.rdbuf(old_err);
+    return code;
+  };
+  wb::input_options none;
+  CHECK(parse({}, none) == 0);
+  CHECK_FALSE(none.given());
+  wb::input_options empty;
+  CHECK(parse({"--input", ""}, empty) == 0);
+  CHECK(empty.given());
+  CHECK(wb::read_input<int>(empty, false).empty());
+  CHECK(empty.source() == "--input");
+  wb::input_options list;
+  CHECK(parse({"--input", "3,1,2"}, list) == 0);
+  CHECK(wb::read_input<int>(list, false) == std::vector<int>{3, 1, 2});
+  CHECK_THROWS_WITH_AS(wb::read_input<int>(list, true), "--n and --input/--input-file: the input sets n", wb::usage_error);
+  const std::string path = temp_file("wb_input", "# nothing\n");
+  wb::input_options file;
+  CHECK(parse({"--input-file", path}, file) == 0);
+  CHECK(file.given());
+  CHECK(file.source() == path);
+  CHECK(wb::read_input<std::int8_t>(file, false).empty());
+  std::filesystem::remove(path);
+  wb::input_options both;
+  CHECK(parse({"--input", "1", "--input-file", "x"}, both) == 2);
+}

@@ -1,6 +1,6 @@
 // Stage 8: data larger than one transfer: the article's chunked host pipeline, fixed (int8).
 //
-// cdpDistCountLaunch (seeds/001) walks the data in chunks, one stream per chunk, but:
+// cdpDistCountLaunch (the DCA article) walks the data in chunks, one stream per chunk, but:
 //   D10  it copies CHUNK_SIZE_HOST - 1 bytes of each chunk and never the rest of the input
 //        after the last whole chunk: items are lost;
 //   D11  after every chunk it synchronises the whole device (cudaStreamSynchronize,
@@ -72,9 +72,9 @@ std::size_t count_pipelined_workspace_bytes(const config& cfg) {
 void count_pipelined(const std::int8_t* host_in, std::int64_t n, device_table<std::int8_t> out, workspace ws,
                      const config& cfg) {
   validate(cfg);
-  if (ws.bytes < count_pipelined_workspace_bytes(cfg)) throw std::invalid_argument("count_pipelined: workspace too small");
-  auto* bins = static_cast<std::uint64_t*>(ws.data);
-  auto* buffers = static_cast<unsigned char*>(ws.data) + bins_bytes;
+  if (ws.size < count_pipelined_workspace_bytes(cfg)) throw std::invalid_argument("count_pipelined: workspace too small");
+  auto* bins = reinterpret_cast<std::uint64_t*>(ws.bytes);
+  auto* buffers = ws.bytes + bins_bytes;
   WB_CHECK(cudaMemsetAsync(bins, 0, bins_bytes));
 
   const std::int64_t chunks = chunk_count(n, cfg.chunk_items);

@@ -1,8 +1,8 @@
 // An experiment beside the chapter: what shows how stage 6's choices were made. Stage-6
 // variants are timed in one process with the solution's stage 6, CUB and a device-to-device
-// copy of the same bytes. It compiles the solution's own stage-6 source (#include of
-// solutions/merge/at_bandwidth.cu), so every variant runs the solution's kernels, only with
-// other template arguments:
+// copy of the same bytes. It compiles the solution's stage-6 kernels (its device headers:
+// solutions/merge/block_merge.cuh, partition.cuh and the shared merge pieces), so every
+// variant runs the solution's kernels, only with other template arguments:
 //   partition pass alone, GROUP = 1, 2, 4, 8, 16, 32 threads per tile boundary searching
 //           together (co_rank_cooperative below; GROUP = 1 is one co_rank_lower_bound per
 //           thread), checked against the co-ranks computed on the host: more threads per
@@ -15,8 +15,8 @@
 //           256, 128, alone and with the tile kernel (stage 6 uses S = 512).
 // Every full variant's output is compared with a host merge.
 //
-// Build (cuda backend only): cmake --build build-gpu --target merge_stage6_variants
-// Run: build-gpu/chapters/merge/merge_stage6_variants [log2 of m = n, default 27] [sampled]
+// Build (cuda backend only): cmake --build build-cuda --target merge_stage6_variants
+// Run: build-cuda/chapters/merge/merge_stage6_variants [log2 of m = n, default 27] [sampled]
 // ("sampled": only the copy, CUB, stage 6 and the sampled partition passes)
 #include <algorithm>
 #include <cstdio>
@@ -33,7 +33,12 @@
 #include "data.hpp"
 #include "merge.hpp"
 
-#include "../../../solutions/merge/at_bandwidth.cu"  // the solution's stage 6, compiled here
+// The solution's stage-6 kernels (WB_TRACK=solution, solutions/merge/ on the include path);
+// the stage itself (merge_at_bandwidth) is linked from the solution's library.
+#include "block_merge.cuh"
+#include "co_rank_lower_bound.cuh"
+#include "partition.cuh"
+#include "thread_merge.cuh"
 
 namespace merge::solution {
 

@@ -19,8 +19,8 @@
 // backoff in the look-back's polling, streaming loads/stores (.cs), an L2 evict-first hint on
 // the bulk copies.
 //
-// Build (cuda backend only): cmake --build build-gpu --target scan_stage6_variants
-// Run:   build-gpu/chapters/scan/scan_stage6_variants [--log2n 28] [--n N] [--type int32|int64|float]
+// Build (cuda backend only): cmake --build build-cuda --target scan_stage6_variants
+// Run:   build-cuda/chapters/scan/scan_stage6_variants [--log2n 28] [--n N] [--type int32|int64|float]
 //                                                    [--exclusive] [--reps 20] [--filter A,B,...] [--quick]
 #include <algorithm>
 #include <cstdio>
@@ -32,14 +32,19 @@
 
 #include <cub/device/device_scan.cuh>
 
+#include "bulk_copy.cuh"
+#include "scan.hpp"
+#include "wb/device/decoupled_lookback.cuh"
+#include "wb/device/warp_scan.cuh"
 #include "wb/device_buffer.hpp"
 #include "wb/kernel.hpp"
 #include "wb/timing.hpp"
 
-#include "../../../solutions/scan/single_pass.cu"  // the solution's stage 6, compiled here
-
 namespace scan::solution {
 namespace experiment {
+
+// The pieces of stage 6 the variants are built from: the workbook's warp scan and look-back.
+using namespace wb::device;
 
 template <class T>
 constexpr int vec_items = 16 / sizeof(T);

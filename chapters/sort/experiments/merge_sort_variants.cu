@@ -1,18 +1,18 @@
 // An experiment beside the chapter: how stage 6's shapes were chosen and what each level of
-// the merge sort costs. It compiles the solution's stage-6 source (#include of
-// solutions/sort/merge_sort.cu), so every variant runs the solution's kernels with other
-// template arguments (sort block, merge block, keys per thread), timed in one process with
+// the merge sort costs. It compiles the solution's stage-6 kernels (its device headers,
+// solutions/sort/tile_sort.cuh and merge_pass.cuh, and the host side merge_sort_host.inl), so
+// every variant runs the solution's kernels with other template arguments (sort block, merge block, keys per thread), timed in one process with
 // CUB's stable merge sort (which includes a copy of the input: it sorts in place) and
 // checked against CUB's output (both stable, same order: identical keys and values).
 //
-// Three programs from this file (cuda backend only, not in the default build):
+// Three programs from this file (cuda backend only; built with the chapter, run by hand):
 //   sort_merge_variants        uint32 keys: shapes, keys only and key-value
 //   sort_merge_variants_wide   int64 keys: shapes, keys only and key-value
 //   sort_merge_sweep           stage 6 as shipped (sort_merge, default config) against CUB,
 //                              every key type, keys only and key-value, n = 2^16 .. 2^28
-// Run:   build-gpu/chapters/sort/sort_merge_variants [log2 n ...]   (default: 20 24 26 28)
+// Run:   build-cuda/chapters/sort/sort_merge_variants [log2 n ...]   (default: 20 24 26 28)
 //        SORT_VARIANTS_PAIRS=1: with 32-bit values (the variants programs)
-//        build-gpu/chapters/sort/sort_merge_sweep [first last]      (default: 16 28)
+//        build-cuda/chapters/sort/sort_merge_sweep [first last]      (default: 16 28)
 // Output: one line per variant and size (median ms of 10 runs, ratio to CUB); with a level
 // breakdown for some shapes: one line per level, the partition and merge kernels' times from
 // events around each launch of one run (GB/s: every key and value read and written once).
@@ -26,7 +26,12 @@
 #include <vector>
 
 #define SORT_MERGE_EXPERIMENT 1
-#include "../../../solutions/sort/merge_sort.cu"  // the solution's stage 6, compiled here
+// The solution's stage 6 (WB_TRACK=solution, solutions/sort/ on the include path): its kernels,
+// then its host side.
+#include "merge_pass.cuh"
+#include "tile_sort.cuh"
+
+#include "merge_sort_host.inl"
 
 #include "baseline_cub.hpp"
 #include "wb/device_buffer.hpp"

@@ -1,6 +1,7 @@
 // An experiment beside the chapter: how stage 5's pass kernel was tuned. It compiles the
-// solution's stage-5 source (#include of solutions/sort/onesweep.cu), so every variant runs
-// the solution's kernels with another tile shape and other choices (onesweep.hpp's `shape`:
+// solution's stage-5 kernels (its device headers, solutions/sort/onesweep_histogram.cuh and
+// onesweep_pass.cuh, and the host side onesweep_host.inl), so every variant runs the
+// solution's kernels with another tile shape and other choices (onesweep.hpp's `shape`:
 // block, keys a thread, blocks an SM, peer method, staging, byte digits, bucket pointers),
 // timed in one process with CUB's radix sort on the same device-generated input and checked
 // against CUB's output (both stable: identical keys and values). The stage itself runs the
@@ -21,7 +22,12 @@
 
 #include <CLI/CLI.hpp>
 
-#include "../../../solutions/sort/onesweep.cu"  // the solution's stage 5, compiled here
+// The solution's stage 5 (WB_TRACK=solution, solutions/sort/ on the include path): its kernels,
+// then its host side.
+#include "onesweep_histogram.cuh"
+#include "onesweep_pass.cuh"
+
+#include "onesweep_host.inl"
 
 #include "baseline_cub.hpp"
 #include "device_input.cuh"
@@ -135,8 +141,10 @@ int run(std::int64_t n, int dist, int reps, const std::string& type, const std::
   wb::device_buffer<unsigned long long> histogram(onesweep::max_passes * onesweep::radix);
   auto histogram_only = [&] {
     WB_CHECK(cudaMemsetAsync(histogram.data(), 0, histogram.size() * sizeof(unsigned long long)));
-    const std::int64_t chunks = (n + 2047) / 2048;
-    wb::launch({dim3(static_cast<unsigned>(std::min<std::int64_t>(chunks, 1056))), dim3(256)},
+    constexpr std::int64_t chunk = onesweep::histogram_block * onesweep::histogram_items;
+    const std::int64_t blocks = std::min<std::int64_t>((n + chunk - 1) / chunk, std::int64_t{onesweep::histogram_blocks_per_sm} *
+                                                                                    onesweep::device_sm_count());
+    wb::launch({dim3(static_cast<unsigned>(blocks)), dim3(onesweep::histogram_block)},
                solution::onesweep_histogram_kernel<K>, static_cast<const K*>(keys.data()), n, histogram.data());
   };
   const auto h = wb::time_gpu(std::ref(histogram_only), {2, reps, true});

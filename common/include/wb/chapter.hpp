@@ -56,19 +56,6 @@
 
 namespace wb {
 
-// The stage cannot run this input here (too large for an O(N^2) stage, GPU-only on the cpu
-// backend): a note in its row, not an error.
-class stage_refused : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
-// A stage (or an exercise stub) that has nothing to run yet.
-class not_implemented : public std::logic_error {
- public:
-  not_implemented() : std::logic_error("not implemented yet") {}
-  using std::logic_error::logic_error;
-};
-
 // How to time a stage that may take seconds (an O(N^2) stage, 10^9 items through PCIe).
 struct long_stage_policy {
   double single_run_above_s = 0;  // > 0: a checked run longer than this is the row's only sample ("1 run")

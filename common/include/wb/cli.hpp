@@ -81,6 +81,23 @@ std::vector<T> parse_list(const std::string& text, const std::string& what);
 template <class T>
 std::vector<T> read_numbers_file(const std::string& path);
 
+// --input LIST and --input-file FILE: the items themselves, on the command line or in a file
+// (an empty list or a file with no numbers is an empty input, never replaced by generated data).
+struct input_options {
+  std::string list;  // --input
+  std::string file;  // --input-file
+  bool list_given = false;
+  bool file_given = false;
+  bool given() const { return list_given || file_given; }
+  std::string source() const { return list_given ? "--input" : file; }  // for the report's title
+};
+// Adds both (they exclude each other), with the chapter's words for them.
+void add_input_options(CLI::App& app, input_options& input, const std::string& list_help, const std::string& file_help);
+// The items of --input (parse_list) or --input-file (read_numbers_file); `size_flag` ("--n") is
+// refused beside them when `size_given`: the input sets the size.
+template <class T>
+std::vector<T> read_input(const input_options& input, bool size_given, const std::string& size_flag = "--n");
+
 // --print writes every element on one line: refused (usage_error, before any work) for an
 // input of more than max_print_elements elements. `what` names it ("the merge of A and B").
 inline constexpr std::uint64_t max_print_elements = 100000;

@@ -13,8 +13,8 @@
 namespace wb {
 
 struct workspace {
-  void* data = nullptr;    // device memory, 16-byte aligned (cudaMalloc gives 256)
-  std::size_t bytes = 0;   // its size
+  unsigned char* bytes = nullptr;
+  std::size_t size = 0;
 };
 
 // The bytes a piece of `bytes` takes in a workspace: rounded up to 16, as carver::take
@@ -29,17 +29,17 @@ class carver {
   template <class U>
   U* take(std::int64_t count) {
     const std::size_t bytes = piece_bytes(static_cast<std::size_t>(count) * sizeof(U));
-    if (offset_ + bytes > ws_.bytes) {
-      throw std::invalid_argument(std::string(stage_) + ": the workspace holds " + std::to_string(ws_.bytes) +
+    if (offset_ + bytes > ws_.size) {
+      throw std::invalid_argument(std::string(stage_) + ": the workspace holds " + std::to_string(ws_.size) +
                                   " bytes, the stage needs more (allocate it with workspace_buffer for this n "
                                   "and config)");
     }
-    U* p = reinterpret_cast<U*>(static_cast<unsigned char*>(ws_.data) + offset_);
+    U* p = reinterpret_cast<U*>(ws_.bytes + offset_);
     offset_ += bytes;
     return p;
   }
   std::size_t used() const { return offset_; }
-  workspace rest() const { return {static_cast<unsigned char*>(ws_.data) + offset_, ws_.bytes - offset_}; }
+  workspace rest() const { return {ws_.bytes + offset_, ws_.size - offset_}; }
 
  private:
   workspace ws_;

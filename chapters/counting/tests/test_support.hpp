@@ -62,6 +62,12 @@ struct named_input {
   std::vector<T> data;
 };
 
+// check_stage on each of the inputs.
+template <class T>
+void check_all(int stage, const std::vector<named_input<T>>& inputs, const config& cfg = {}) {
+  for (const auto& in : inputs) check_stage<T>(stage, in.data, in.name, cfg);
+}
+
 // The inputs every stage is checked on, at most `max_n` items (the quadratic stages get
 // small ones). `salt` makes the random ones differ between stages.
 std::vector<named_input<std::int8_t>> int8_inputs(std::size_t max_n, std::uint64_t salt);

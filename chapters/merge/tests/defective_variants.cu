@@ -1,9 +1,9 @@
-// Deliberately defective variants of the solution's merge code (see defective.hpp).
+// Deliberately defective variants of the solution's merge code (see defective_variants.hpp).
 //
 // Copies of solutions/merge/{sequential,co_rank,output_ranges,circular_buffer}.cuh and of the
 // basic, tiled and circular kernels, int32 keys, with each defect behind a switch. Every
 // mutation is marked `DEFECT Mx`; everything else is the solution's code.
-#include "defective.hpp"
+#include "defective_variants.hpp"
 
 #include "wb/kernel.hpp"
 

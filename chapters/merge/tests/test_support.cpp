@@ -1,5 +1,5 @@
-// Helpers shared by the merge checks (see helpers.hpp), and the stage registration.
-#include "helpers.hpp"
+// Helpers shared by the merge checks (see test_support.hpp), and the stage registration.
+#include "test_support.hpp"
 
 #include <set>
 

@@ -1,7 +1,7 @@
-// Device-side defective variants (defective.hpp): stage 4's count-if child with D6 and D7,
+// Device-side defective variants (defective_variants.hpp): stage 4's count-if child with D6 and D7,
 // its merge with D8 and D9, stage 3 with D12, and the plain counting kernel the defective
 // pipelines use.
-#include "defective.hpp"
+#include "defective_variants.hpp"
 #include "wb/kernel.hpp"
 
 namespace counting::defective {

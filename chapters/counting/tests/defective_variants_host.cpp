@@ -1,11 +1,11 @@
-// Host-side defective variants (defective.hpp): stage 1's OpenMP code with D2, D3, D4, the
+// Host-side defective variants (defective_variants.hpp): stage 1's OpenMP code with D2, D3, D4, the
 // chunk helper with D13 and stage 8's host loop with D10 and D11.
 #include <omp.h>
 
 #include <algorithm>
 #include <vector>
 
-#include "defective.hpp"
+#include "defective_variants.hpp"
 #include "histogram_table.hpp"
 #include "wb/check.hpp"
 
@@ -92,7 +92,7 @@ chunk_range chunk_bounds_D13(std::int64_t c, std::int64_t chunk, std::int64_t n)
   return {begin, end};
 }
 
-// The counting kernel both pipelines use (defective_kernels.cu): bins[(uint8_t)v] += ...
+// The counting kernel both pipelines use (defective_variants.cu): bins[(uint8_t)v] += ...
 void count_chunk_into_bins(const i8* in, std::int64_t n, u64* bins);
 
 void count_pipelined_D10(const i8* host_in, std::int64_t n, device_table<i8> out, void* workspace, std::int64_t chunk) {

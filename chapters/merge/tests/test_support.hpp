@@ -116,13 +116,6 @@ inline std::string describe(const config& c) {
   return s.str();
 }
 
-template <class K>
-const char* key_name() {
-  if constexpr (std::is_same_v<K, std::int32_t>) return "int32";
-  if constexpr (std::is_same_v<K, std::int64_t>) return "int64";
-  return "float";
-}
-
 // Checks one stage on one case against the reference, with the case in the message.
 template <class K>
 void check_case(int stage, const std::vector<K>& A, const std::vector<K>& B, bool with_values, const config& cfg,
@@ -158,7 +151,22 @@ void check_battery(int stage, const config& cfg, const std::vector<std::pair<std
   }
 }
 
-// Whether the kernels of tests/defective.cu run here (see defective.hpp): the cpu backend.
+// Whether the kernels of tests/defective_variants.cu run here (see defective_variants.hpp): the cpu backend.
 inline constexpr bool defective_kernels_run = !wb::backend_is_cuda;
+
+// Small sorted arrays with 1-4 distinct keys: duplicates within and across A and B.
+inline std::vector<std::int32_t> small_sorted(wb::gen::rng& rng, std::int64_t size, std::int32_t distinct) {
+  std::vector<std::int32_t> v(static_cast<std::size_t>(size));
+  for (auto& x : v) x = static_cast<std::int32_t>(rng.below(static_cast<std::uint64_t>(distinct)));
+  std::sort(v.begin(), v.end());
+  return v;
+}
+
+// Places a sorted sequence into a circular buffer of `tile` slots starting at `start`.
+inline std::vector<std::int32_t> to_circular(const std::vector<std::int32_t>& linear, int start, int tile) {
+  std::vector<std::int32_t> buffer(static_cast<std::size_t>(tile), -999);
+  for (std::size_t v = 0; v < linear.size(); ++v) buffer[(start + v) % tile] = linear[v];
+  return buffer;
+}
 
 }  // namespace merge::testing

@@ -2,9 +2,11 @@
 // counting::solution and again inside counting::exercise (no include guard on purpose); the
 // types (entry, device_table, workspace, config) come from counting.hpp.
 //
-// Each stage's comment says where it comes from in the article (seeds/001) and which of its
-// defects (shared/SOURCE-DEFECTS.md, D1-D11, and D12-D13 found while writing this chapter)
-// the stage fixes. T is std::int8_t or std::int64_t unless the stage says otherwise.
+// Each stage's comment says where it comes from in the distribution counting article
+// ("Implementing a parallel scalable distribution counting algorithm (DCA) using the CUDA 8.0
+// runtime API", CodeProject) and which of its defects (D1-D11, and D12-D13 found while writing
+// this chapter; the README's defect table) the stage fixes. T is std::int8_t or std::int64_t
+// unless the stage says otherwise.
 
 // ---- Stage 0: the article's sequential algorithm: the specification -------------------------
 // dist_count ("Distribution counting algorithm overview"): for every item, count its duplicates
@@ -83,12 +85,14 @@ void histogram_privatized_accumulate(const std::int8_t* in, std::int64_t n, std:
 
 // ---- Stage 7: wide keys (int64): hash tables where keys repeat, a sort where they do not -----
 // Open addressing, one atomicCAS to claim a slot for a new key and one atomicAdd on its count;
-// then the occupied slots are compacted and only the distinct keys sorted. cfg.variant: 0 the
-// solution chooses from a sample's estimate of the distinct keys (and names its choice with
-// set_stage_note); 1 shared-memory tables per block; 2 two-level (buckets, then a shared table
-// per bucket); 3 sort + run-length encode; 4 one global table, which is what the exercise
-// builds. The library path (CUB radix sort + run-length encode) is the baseline in
-// chapters/counting.
+// then the occupied slots are compacted and only the distinct keys sorted. A sample of the
+// input estimates the distinct keys, and plan_hash_count chooses the path from it (host code:
+// a decision table; the configuration may force a path, cfg.hash.path). The exercise has one
+// path, one global hash table (and the sort when the table fills); the solution adds shared-
+// memory tables per block and a two-level count (buckets, then a shared table per bucket). The
+// stage names its choice with set_stage_note. The library path (CUB radix sort + run-length
+// encode) is the baseline in chapters/counting.
+hash_plan plan_hash_count(std::int64_t n, const sample_summary& sample, const hash_count_config& cfg = {});
 std::size_t count_hash_table_workspace_bytes(std::int64_t n, const config& cfg = {});
 void count_hash_table(const std::int64_t* in, std::int64_t n, device_table<std::int64_t> out, workspace ws,
                       const config& cfg = {});

@@ -1,4 +1,4 @@
-#include "test_common.hpp"
+#include "test_support.hpp"
 
 #include <algorithm>
 #include <cstdlib>
