@@ -1,6 +1,6 @@
 // The baseline: cuBLAS. Compiled on the cuda backend only; on the cpu backend this file is
 // empty.
-#include "baseline.hpp"
+#include "baseline_cublas.hpp"
 
 #if defined(WB_BACKEND_CUDA)
 

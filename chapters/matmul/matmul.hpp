@@ -20,9 +20,9 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <stdexcept>
 
 #include "wb/bf16.hpp"
+#include "wb/stage.hpp"
 #include "wb/workspace.hpp"
 
 namespace matmul {
@@ -47,11 +47,9 @@ struct config {
   int variant = 0;
 };
 
-// A stage that cannot run here (the machine lacks what it needs), with the reason.
-class stage_unavailable : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
+// A stage that cannot run here (the machine lacks what it needs), with the reason: the
+// executable notes "refused: <why>" in the stage's row.
+using stage_unavailable = wb::stage_refused;
 
 // Both tracks' stage functions (track_interface.inl): tests call this build's track as
 // matmul::WB_TRACK::..., the executable calls either.

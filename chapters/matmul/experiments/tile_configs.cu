@@ -26,7 +26,7 @@
 #include "wb/kernel.hpp"
 #include "wb/timing.hpp"
 
-#include "baseline.hpp"
+#include "baseline_cublas.hpp"
 #include "error_bound.hpp"
 #include "matmul.hpp"
 #include "reference_device.hpp"
