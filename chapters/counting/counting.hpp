@@ -114,6 +114,7 @@ struct sample_summary {
   std::int64_t most = 0;     // the most times one key was seen
   unsigned long long min = ~0ull;  // the smallest and largest key seen (flipped)
   unsigned long long max = 0;
+  std::int64_t changes = 0;  // sampled places whose next item holds another key (runs; INT64_MAX counts)
 };
 
 // The two-level count's buckets (the solution's two_level_count.cuh plans them).
@@ -136,6 +137,7 @@ struct hash_plan {
   unsigned hot_sample_count = 0;  // two-level: a key the sample saw this often is hot (0: none are)
   int partition_bits = 0;         // shared tables: 2^partition_bits partitions
   bucket_plan buckets;            // two-level
+  bool hot_keys_aside = false;    // sort: the hot keys counted aside, only the other keys sorted
 };
 
 // Tuning knobs. The defaults are what the benchmark uses; the checks vary them.

@@ -35,6 +35,7 @@ struct table_state {
   unsigned long long range_min;       // the buckets by key range, as the device decided them
   unsigned long long range_mult;      // (0: buckets by hash; see range_most_kernel)
   unsigned long long sample_most;     // the most times the sample saw one key
+  unsigned long long sample_changes;  // sampled places whose next item holds another key
 };
 
 constexpr int block = 256;

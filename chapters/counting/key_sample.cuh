@@ -1,7 +1,7 @@
 // Stage 7's look before it counts, in both tracks: the stratified sample of hash_sample.hpp
 // counted in a small hash table on the device (the track's hash_table.cuh insert), and its
 // summary (keys seen, seen once, seen twice, the most times one key was seen, the smallest and
-// largest key), read back to the host for the plan. The two-level count reads the sample's
+// largest key, the places where the key changes), read back to the host for the plan. The two-level count reads the sample's
 // table again to list the hot keys.
 #pragma once
 
@@ -15,12 +15,21 @@ namespace counting::WB_TRACK {
 
 namespace {
 
-__global__ void sample_insert_kernel(const std::int64_t* in, std::int64_t n, ht::table_view<unsigned> t) {
+// Counts the sampled keys in table t, and the sampled places whose next item holds another
+// key (the runs of sorted or clustered input, hash_sample.hpp).
+__global__ void sample_insert_kernel(const std::int64_t* in, std::int64_t n, ht::table_view<unsigned> t,
+                                     table_state* state) {
   const std::int64_t samples = sample::sample_size(n);
+  unsigned changes = 0;
   for (std::int64_t i = wb::global_thread_index(); i < samples; i += wb::grid_thread_count()) {
-    const unsigned long long u = ht::flip(in[sample::position(i, n)]);
+    const std::int64_t at = sample::position(i, n);
+    const std::int64_t key = in[at];
+    const unsigned long long u = ht::flip(key);
     if (u != ht::empty_key) ht::insert(t, u, 1u);  // INT64_MAX: one key more or less, no matter
+    if (at + 1 < n && in[at + 1] != key) ++changes;
   }
+  changes = __reduce_add_sync(0xffffffffu, changes);
+  if ((threadIdx.x & 31) == 0 && changes > 0) atomicAdd(&state->sample_changes, static_cast<unsigned long long>(changes));
 }
 
 // Frequencies of frequencies: how many keys the sample saw at all, once, twice.
@@ -72,7 +81,7 @@ ht::table_view<unsigned> place_sample_table(arena& a, std::int64_t n) {
 // plan).
 sample_summary take_sample(const std::int64_t* in, std::int64_t n, ht::table_view<unsigned> t, table_state* state) {
   wb::launch({grid_for(static_cast<std::int64_t>(t.capacity)), block}, clear_table_kernel<unsigned>, t, state);
-  wb::launch({grid_for(sample::sample_size(n)), block}, sample_insert_kernel, in, n, t);
+  wb::launch({grid_for(sample::sample_size(n)), block}, sample_insert_kernel, in, n, t, state);
   // (few blocks: each warp adds its sums to the state with six global atomics, and many
   // warps queueing on six words cost more than the few slots each thread reads)
   wb::launch({frequencies_blocks, block}, sample_frequencies_kernel, t, state);
@@ -85,6 +94,7 @@ sample_summary take_sample(const std::int64_t* in, std::int64_t n, ht::table_vie
   s.most = static_cast<std::int64_t>(st.sample_most);
   s.min = st.sample_min;
   s.max = st.sample_max;
+  s.changes = static_cast<std::int64_t>(st.sample_changes);
   return s;
 }
 

@@ -45,6 +45,10 @@ struct options {
   std::string type = "int8";
   std::string dist = "uniform";
   std::int64_t distinct = 0;
+  double hot_share = 0.5;        // --dist mixture: the items on the hot keys,
+  std::int64_t hot_keys = 16;    // the hot keys,
+  std::int64_t tail_values = 0;  // the tail's values (0: every tail item distinct)
+  bool sorted = false;           // the generated input sorted ascending
   wb::input_options input;
   bool targets = false;
   std::int64_t chunk = 0;  // --chunk: stage 8's items per transfer (0: its default)
@@ -55,14 +59,24 @@ struct options {
 };
 
 template <class T>
+std::vector<T> generate(const options& o, std::size_t count) {
+  const std::uint64_t seed = o.common.seed;
+  if (o.dist == "uniform") return wb::gen::uniform<T>(count, seed);
+  if (o.dist == "one-hot") return wb::gen::all_equal<T>(count, T{42});
+  if (o.dist == "few") return wb::gen::few_distinct<T>(count, seed, static_cast<std::size_t>(o.distinct));
+  if (o.dist == "zipf") return wb::gen::zipf<T>(count, seed, static_cast<std::size_t>(o.distinct));
+  if (o.dist == "mixture")
+    return wb::gen::hot_and_tail<T>(count, seed, o.hot_share, static_cast<std::size_t>(o.hot_keys),
+                                    static_cast<std::size_t>(o.tail_values));
+  return wb::gen::iota<T>(count, seed, true);  // all-distinct (int64 only; checked before)
+}
+
+template <class T>
 std::vector<T> make_input(const options& o, std::int64_t n) {
   if (o.input.given()) return wb::read_input<T>(o.input, o.n >= 0);
-  const auto count = static_cast<std::size_t>(n);
-  if (o.dist == "uniform") return wb::gen::uniform<T>(count, o.common.seed);
-  if (o.dist == "one-hot") return wb::gen::all_equal<T>(count, T{42});
-  if (o.dist == "few") return wb::gen::few_distinct<T>(count, o.common.seed, static_cast<std::size_t>(o.distinct));
-  if (o.dist == "zipf") return wb::gen::zipf<T>(count, o.common.seed, static_cast<std::size_t>(o.distinct));
-  return wb::gen::iota<T>(count, o.common.seed, true);  // all-distinct (int64 only; checked before)
+  std::vector<T> data = generate<T>(o, static_cast<std::size_t>(n));
+  if (o.sorted) counting::parallel_sort(data);
+  return data;
 }
 
 // The chapter's traits for the driver (wb/chapter.hpp): the frequency table of one input.
@@ -145,6 +159,10 @@ class counting_chapter {
     if (o_.input.given()) return fmt::format("{} {} items from {}", n_, type, o_.input.source());
     std::string d = o_.dist;
     if (o_.dist == "few" || o_.dist == "zipf") d += fmt::format(" ({} distinct)", o_.distinct);
+    if (o_.dist == "mixture")
+      d += fmt::format(" ({:g}% on {} hot keys, the rest {})", 100 * o_.hot_share, o_.hot_keys,
+                       o_.tail_values > 0 ? fmt::format("over {} values", o_.tail_values) : std::string("distinct"));
+    if (o_.sorted) d += ", sorted";
     return fmt::format("{} {} items, {}, seed {}", n_, type, d, o_.common.seed);
   }
 
@@ -289,6 +307,10 @@ int run(options& o) {
     throw wb::usage_error("--dist zipf draws values 0..K-1: K must be <= 128 for int8");
   if (o.dist == "zipf" && o.distinct > (std::int64_t{1} << 27))  // the generator keeps a table of K weights
     throw wb::usage_error(fmt::format("--dist zipf: --distinct must be at most 2^27 (got {})", o.distinct));
+  if (o.dist == "mixture" && int8) throw wb::usage_error("--dist mixture: int64 only (its tail needs more than 256 values)");
+  if (o.dist == "mixture" && o.hot_share > 0 && o.hot_keys < 1)
+    throw wb::usage_error("--dist mixture: --hot-keys must be at least 1 where --hot-share is above 0");
+  if (o.sorted && explicit_input) throw wb::usage_error("--sorted sorts generated input, not --input or --input-file");
   // --print shows every stage's table: refused before any work for an input too long to read.
   if (o.common.print && !explicit_input) wb::require_printable(static_cast<std::uint64_t>(n), "the input");
   const std::uint64_t bytes = wb::bytes_for(static_cast<std::uint64_t>(n), sizeof(T) * 3, "the input");
@@ -312,10 +334,20 @@ int main(int argc, char** argv) {
   wb::add_size_option(app, "--n", o.n, "items (e.g. 1000000, 1e9, 2^30); default 10^9 int8 / 2^26 int64 on a GPU, 2^18 on the cpu backend",
                       1'000'000'000'000);
   app.add_option("--type", o.type, "item type")->check(CLI::IsMember({"int8", "int64"}))->capture_default_str();
-  app.add_option("--dist", o.dist, "generated data: uniform, one-hot (every item the same), few, all-distinct (int64), zipf")
-      ->check(CLI::IsMember({"uniform", "one-hot", "few", "all-distinct", "zipf"}))
+  app.add_option("--dist", o.dist,
+                 "generated data: uniform, one-hot (every item the same), few, all-distinct (int64), zipf, mixture (int64: "
+                 "hot keys and a tail)")
+      ->check(CLI::IsMember({"uniform", "one-hot", "few", "all-distinct", "zipf", "mixture"}))
       ->capture_default_str();
   wb::add_size_option(app, "--distinct", o.distinct, "distinct values for --dist few and zipf, e.g. 2^20");
+  auto* hot_share = app.add_option("--hot-share", o.hot_share, "--dist mixture: the share of the items on the hot keys")
+                        ->check(CLI::Range(0.0, 1.0))
+                        ->capture_default_str();
+  auto* hot_keys = wb::add_size_option(app, "--hot-keys", o.hot_keys, "--dist mixture: the hot keys, e.g. 16 (default 16)");
+  auto* tail_values = wb::add_size_option(app, "--tail-values", o.tail_values,
+                                          "--dist mixture: the values the tail draws from, e.g. 2^16 (default: every tail "
+                                          "item distinct)");
+  app.add_flag("--sorted", o.sorted, "sort the generated input ascending");
   wb::add_input_options(app, o.input, "the items themselves, comma separated (e.g. 3,1,6,2,1,3,6)",
                         "read the items from a file (whitespace separated, # comments)");
   app.add_option("--variant", o.cfg.variant, "stage 6's counter layout: 0 16-bit atomics, 1 16-bit plain, 2 8-bit plain, 3 per-warp")
@@ -335,6 +367,9 @@ int main(int argc, char** argv) {
   return wb::run_main(app, argc, argv, [&] {
     // Stage 7 estimates the distinct keys itself (cfg.hash.expected_distinct stays 0): --distinct
     // only shapes the generated input.
+    for (const CLI::Option* mixture_only : {hot_share, hot_keys, tail_values})
+      if (mixture_only->count() > 0 && o.dist != "mixture")
+        throw wb::usage_error(mixture_only->get_name() + " goes with --dist mixture");
     o.cfg.hash = o.stage7.resolved();
     try {
       counting::validate(o.cfg);

@@ -13,11 +13,10 @@
 
 namespace counting {
 
-// Stage 2's int64 path spread over the host's cores: sort the parts in parallel, merge them
-// pairwise in parallel, then the same run-length pass.
+// std::sort split over the host's cores: sort the parts in parallel, merge them pairwise in
+// parallel (--sorted inputs, and the reference below).
 template <class T>
-std::vector<entry<T>> parallel_sorted_count(const std::vector<T>& data) {
-  std::vector<T> v(data);
+void parallel_sort(std::vector<T>& v) {
   const std::size_t parts = std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, 64);
   std::vector<std::size_t> bounds(parts + 1);
   for (std::size_t p = 0; p <= parts; ++p) bounds[p] = v.size() * p / parts;
@@ -34,6 +33,14 @@ std::vector<entry<T>> parallel_sorted_count(const std::vector<T>& data) {
       std::inplace_merge(v.begin() + bounds[lo], v.begin() + bounds[mid], v.begin() + bounds[hi]);
     });
   }
+}
+
+// Stage 2's int64 path spread over the host's cores: the parallel sort, then the same
+// run-length pass.
+template <class T>
+std::vector<entry<T>> parallel_sorted_count(const std::vector<T>& data) {
+  std::vector<T> v(data);
+  parallel_sort(v);
   std::vector<entry<T>> table;
   for (std::size_t i = 0; i < v.size();) {
     std::size_t j = i;

@@ -65,6 +65,35 @@ constexpr unsigned spill_cache_keys = spill_cache_slots / 2;
 constexpr int max_hot = 512;
 constexpr int hot_slots = 1024;  // a shared table at most half full
 
+// A block's shared table of the listed hot keys (`set`: their hashes, hashed_empty_key where
+// free; `counts`: the block's count of each; `index`: its place in hot_keys), filled by every
+// thread of the block (`threads` of them) before a barrier, and added into hot_counts after one.
+template <int threads>
+__device__ __forceinline__ void fill_hot_set(unsigned long long* set, unsigned short* index,
+                                             const unsigned long long* hot_keys, int hot) {
+  for (int i = static_cast<int>(threadIdx.x); i < hot; i += threads) {  // distinct keys: CAS claims a slot
+    const unsigned long long key = hot_keys[i];
+    unsigned slot = static_cast<unsigned>(key) & (hot_slots - 1u);
+    while (atomicCAS(&set[slot], ht::hashed_empty_key, key) != ht::hashed_empty_key) slot = (slot + 1u) & (hot_slots - 1u);
+    index[slot] = static_cast<unsigned short>(i);
+  }
+}
+
+// Whether hash h (not hashed_empty_key) is a hot key; its slot in `set` if it is.
+__device__ __forceinline__ bool find_hot(const unsigned long long* set, unsigned long long h, unsigned& slot) {
+  slot = static_cast<unsigned>(h) & (hot_slots - 1u);
+  unsigned long long here;
+  while ((here = set[slot]) != h && here != ht::hashed_empty_key) slot = (slot + 1u) & (hot_slots - 1u);
+  return here == h;
+}
+
+template <int threads>
+__device__ __forceinline__ void flush_hot_set(const unsigned* counts, const unsigned short* index,
+                                              unsigned long long* hot_counts) {
+  for (int s = static_cast<int>(threadIdx.x); s < hot_slots; s += threads)
+    if (counts[s] > 0) atomicAdd(&hot_counts[index[s]], static_cast<unsigned long long>(counts[s]));
+}
+
 // Lists the sample's keys seen `threshold` times or more (as hashes), up to max_hot of them.
 __global__ void collect_hot_kernel(ht::table_view<unsigned> sample_table, unsigned threshold,
                                    unsigned long long* hot_keys, unsigned long long* hot_counts, table_state* state) {
@@ -125,12 +154,7 @@ __global__ void __launch_bounds__(scatter_threads, MaxBucketBits <= two_blocks_b
   const int hot = static_cast<int>(state->hot < max_hot ? state->hot : max_hot);
   const range_map by_range = range_decided(state);  // mult 0: buckets by hash
   __syncthreads();
-  for (int i = static_cast<int>(threadIdx.x); i < hot; i += scatter_threads) {  // distinct keys: CAS claims a slot
-    const unsigned long long key = hot_keys[i];
-    unsigned slot = static_cast<unsigned>(key) & (hot_slots - 1u);
-    while (atomicCAS(&hot_set[slot], ht::hashed_empty_key, key) != ht::hashed_empty_key) slot = (slot + 1u) & (hot_slots - 1u);
-    hot_set_index[slot] = static_cast<unsigned short>(i);
-  }
+  fill_hot_set<scatter_threads>(hot_set, hot_set_index, hot_keys, hot);
   __syncthreads();
   // Two latencies are hidden behind work that does not need their results: the next tile's
   // loads are issued before this tile is written out (its keys are in shared memory by then,
@@ -169,10 +193,8 @@ __global__ void __launch_bounds__(scatter_threads, MaxBucketBits <= two_blocks_b
 #pragma unroll
       for (int k = 0; k < scatter_items; ++k) {
         if (((bucketed_keys >> k) & 1u) == 0 || h[k] == ht::hashed_empty_key) continue;  // INT64_MAX: never hot
-        unsigned slot = static_cast<unsigned>(h[k]) & (hot_slots - 1u);
-        unsigned long long here;
-        while ((here = hot_set[slot]) != h[k] && here != ht::hashed_empty_key) slot = (slot + 1u) & (hot_slots - 1u);
-        if (here == h[k]) {
+        unsigned slot;
+        if (find_hot(hot_set, h[k], slot)) {
           atomicAdd(&hot_set_counts[slot], 1u);
           bucketed_keys &= ~(1u << k);
         }
@@ -257,8 +279,7 @@ __global__ void __launch_bounds__(scatter_threads, MaxBucketBits <= two_blocks_b
   // The block's spilled keys go to the global spill table, its hot keys' counts to theirs.
   for (int s = static_cast<int>(threadIdx.x); s < spill_cache_slots; s += scatter_threads)
     if (cache_counts[s] > 0) spill_one(spill, cache_keys[s], cache_counts[s], state);
-  for (int s = static_cast<int>(threadIdx.x); s < hot_slots; s += scatter_threads)
-    if (hot_set_counts[s] > 0) atomicAdd(&hot_counts[hot_set_index[s]], static_cast<unsigned long long>(hot_set_counts[s]));
+  flush_hot_set<scatter_threads>(hot_set_counts, hot_set_index, hot_counts);
   if (threadIdx.x == 0 && spilled > 0) atomicAdd(&state->spilled, spilled);
 }
 

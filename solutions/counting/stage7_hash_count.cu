@@ -16,7 +16,9 @@
 //      block per bucket counts it in a shared-memory table (bucket_tables.cuh); buckets by key
 //      range (key_ranges.cuh) make each bucket's sorted pairs a slice of the finished table;
 //   sort (distinct_table.hpp): the sort chapter's radix sort of all keys and run-length
-//      encoding: no table helps when almost every key is new.
+//      encoding: no table helps when almost every key is new. Where a few hot keys hold a
+//      large share of the items, they are counted aside and only the rest is sorted
+//      (hot_keys_aside.cuh).
 // A stratified sample of 2^16 items (key_sample.cuh) estimates D; plan_hash_count below turns
 // the estimate into a path. An estimate can be wrong: a table that fills sets a flag, and the
 // stage counts again by sorting, from the start: a wrong estimate costs time, never a count.
@@ -30,12 +32,18 @@
 #include "distinct_table.hpp"
 #include "global_table.cuh"
 #include "hash_count_plan.hpp"
+#include "hot_keys_aside.cuh"
 #include "key_sample.cuh"
 #include "phase_clock.hpp"
 #include "shared_tables.cuh"
 #include "two_level_count.cuh"
 
 namespace counting::WB_TRACK {
+
+// The two-level count's bucket tables cost, per DISTINCT key, about what a radix sort costs
+// for two or three keys: past about 3/8 of the items distinct, sorting every key costs less
+// (the README's measurements: a quarter of the items distinct still wins, half loses).
+constexpr double most_two_level_share = 3.0 / 8.0;
 
 // The decision table: the first row whose condition holds chooses the path. The one global
 // table is never chosen: the two-level count beat it wherever the shared tables do not fit.
@@ -66,10 +74,16 @@ hash_plan plan_hash_count(std::int64_t n, const sample_summary& s, const hash_co
       {n == 0, hash_path::sort, "nothing to count"},
       {n > max_narrow_count, hash_path::sort, "past 2^32 items: the tables count in 32 bits"},
       {partitions_needed == 0, hash_path::shared_tables, "one block's shared table holds the planned keys"},
-      {buckets.has_value(), hash_path::two_level, "4096 buckets hold the estimate"},
-      {true, hash_path::sort, "more keys than the buckets hold: almost every key is new"},
+      {buckets.has_value() && expected <= most_two_level_share * static_cast<double>(n), hash_path::two_level,
+       "4096 buckets hold the estimate, at most 3/8 of the items"},
+      {true, hash_path::sort, "more distinct keys than the buckets hold or than 3/8 of the items"},
   };
   choose_path(p, table, cfg);
+  // The sort, where the sample's keys seen three times or more (hot keys, where the tail's
+  // keys are mostly new) hold a quarter of its items: those keys are counted aside, and only
+  // the others are sorted.
+  const std::int64_t repeated_items = s.samples - s.once - 2 * s.twice;
+  p.hot_keys_aside = p.path == hash_path::sort && !p.forced && p.hot_sample_count > 0 && 4 * repeated_items >= s.samples;
   return p;
 }
 
@@ -78,8 +92,8 @@ std::size_t count_hash_table_workspace_bytes(std::int64_t n, const config& cfg) 
   front.take<table_state>(1);
   place_sample_table(front, n);
   const std::size_t sort_bytes = detail::sort_count_scratch_bytes(n) + 256;
-  return front.used() +
-         std::max({shared_tables_bytes(cfg.hash), two_level_bytes(n, cfg.hash), global_table_bytes(n), sort_bytes});
+  return front.used() + std::max({shared_tables_bytes(cfg.hash), two_level_bytes(n, cfg.hash), global_table_bytes(n),
+                                  hot_keys_aside_bytes(n), sort_bytes});
 }
 
 void count_hash_table(const std::int64_t* in, std::int64_t n, device_table<std::int64_t> out, workspace ws,
@@ -107,6 +121,9 @@ void count_hash_table(const std::int64_t* in, std::int64_t n, device_table<std::
       break;
     case hash_path::global_table:
       done = count_with_global_table(in, n, plan, rest, out, state, knobs, clock);
+      break;
+    case hash_path::sort:
+      if (plan.hot_keys_aside) done = count_with_hot_keys_aside(in, n, plan, rest, sample_table, out, state, knobs, clock);
       break;
     default:
       break;
