@@ -9,6 +9,8 @@
 
 #include <cublas_v2.h>
 
+#include "wb/check.hpp"
+
 namespace matmul::baseline {
 
 namespace {
@@ -31,10 +33,19 @@ cublasHandle_t handle() {
   return h;
 }
 
+// K = 0: every sum is empty and C = 0 (BLAS: C = alpha A B + beta C with beta = 0). cuBLAS
+// would refuse the call itself: the leading dimension of A (K) must be at least 1.
+template <class T>
+bool zero_k(const problem<T>& p) {
+  if (p.K != 0) return false;
+  WB_CHECK(cudaMemsetAsync(p.C, 0, static_cast<std::size_t>(p.M * p.N) * sizeof(T)));
+  return true;
+}
+
 }  // namespace
 
 void cublas_sgemm(const fp32_problem& p) {
-  if (p.M == 0 || p.N == 0) return;
+  if (p.M == 0 || p.N == 0 || zero_k(p)) return;
   const float alpha = 1.0f, beta = 0.0f;
   // Column-major view: C^T (N x M) = B^T (N x K, leading dimension N) * A^T (K x M, leading K).
   check(cublasSgemm_64(handle(), CUBLAS_OP_N, CUBLAS_OP_N, p.N, p.M, p.K, &alpha, p.B, p.N, p.A, p.K, &beta, p.C, p.N),
@@ -42,7 +53,7 @@ void cublas_sgemm(const fp32_problem& p) {
 }
 
 void cublas_gemm_bf16(const bf16_problem& p) {
-  if (p.M == 0 || p.N == 0) return;
+  if (p.M == 0 || p.N == 0 || zero_k(p)) return;
   const float alpha = 1.0f, beta = 0.0f;
   check(cublasGemmEx_64(handle(), CUBLAS_OP_N, CUBLAS_OP_N, p.N, p.M, p.K, &alpha, p.B, CUDA_R_16BF, p.N, p.A,
                         CUDA_R_16BF, p.K, &beta, p.C, CUDA_R_16BF, p.N, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),

@@ -9,6 +9,9 @@
 #include "wb/device_buffer.hpp"
 
 #include "stages.hpp"
+#if defined(WB_HAVE_BASELINE)
+#include "baseline_cublas.hpp"
+#endif
 
 namespace matmul::testing {
 
@@ -86,9 +89,13 @@ float exact_output(int stage, double exact) {
 }
 
 void check_case(int stage, const inputs& in, const config& cfg, bool exact, const std::string& what) {
-  const std::vector<float> C = run_stage(stage, in, cfg);
+  check_output(stage, in, run_stage(stage, in, cfg), exact, what);
+}
+
+void check_output(int stage, const inputs& in, const std::vector<float>& C, bool exact, const std::string& what) {
   const reference_product ref = reference_host(in.A, in.B, in.M, in.N, in.K);
   INFO(what);
+  REQUIRE(C.size() == ref.C.size());
   std::string wrong = first_wrong(C, ref, model_for(stage, in.K), fmt::format("stage {}", stage));
   if (!wrong.empty()) {
     float poison;
@@ -114,6 +121,25 @@ void check_case(int stage, const inputs& in, const config& cfg, bool exact, cons
     }
   }
 }
+
+#if defined(WB_HAVE_BASELINE)
+std::vector<float> run_library(int stage, const inputs& in) {
+  const auto MN = static_cast<std::size_t>(in.M * in.N);
+  if (stage <= 4) {
+    wb::device_buffer<float> A(in.A), B(in.B), C(MN);
+    C.fill_bytes(output_poison);
+    baseline::cublas_sgemm({A.data(), B.data(), C.data(), in.M, in.N, in.K});
+    WB_CHECK(cudaDeviceSynchronize());
+    return C.to_host();
+  }
+  const std::vector<bf16> A_h = to_bf16(in.A), B_h = to_bf16(in.B);
+  wb::device_buffer<bf16> A(A_h), B(B_h), C(MN);
+  C.fill_bytes(output_poison);
+  baseline::cublas_gemm_bf16({A.data(), B.data(), C.data(), in.M, in.N, in.K});
+  WB_CHECK(cudaDeviceSynchronize());
+  return to_float(C.to_host());
+}
+#endif
 
 std::vector<shape> boundary_shapes(std::initializer_list<std::int64_t> sizes, std::int64_t other) {
   std::vector<shape> out;
@@ -176,6 +202,14 @@ void check_special_matrices(int stage, const config& cfg, std::uint64_t seed) {
   for (const shape s : {shape{0, 17, 9}, shape{17, 0, 9}, shape{0, 0, 0}}) {
     const inputs in = make_inputs(stage, s.M, s.N, s.K, fill::uniform, fill::uniform, seed + 4);
     CHECK(run_stage(stage, in, cfg).empty());
+  }
+}
+
+void check_zero_k(int stage, const config& cfg, std::uint64_t seed) {
+  for (const shape s : {shape{1, 1, 0}, shape{3, 2, 0}, shape{33, 31, 0}, shape{128, 256, 0}, shape{129, 257, 0},
+                        shape{300, 520, 0}}) {
+    const inputs in = make_inputs(stage, s.M, s.N, s.K, fill::uniform, fill::uniform, seed++);
+    check_case(stage, in, cfg, true, fmt::format("K = 0: C ({} x {}) all zero, variant {}", s.M, s.N, cfg.variant));
   }
 }
 

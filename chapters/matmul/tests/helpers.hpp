@@ -44,6 +44,14 @@ float exact_output(int stage, double exact);
 // The stage's C against the reference within the bound; and, when `exact`, equal to the exact
 // product rounded once to the output type (small-integer inputs: every sum exact in fp32).
 void check_case(int stage, const inputs& in, const config& cfg, bool exact, const std::string& what);
+// The same check of a C computed elsewhere (the library), with stage `stage`'s types and bound.
+void check_output(int stage, const inputs& in, const std::vector<float>& C, bool exact, const std::string& what);
+
+#if defined(WB_HAVE_BASELINE)
+// The library's C for the inputs of stage `stage`: cublasSgemm for stages 0-4 (fp32),
+// cublasGemmEx with bf16 A, B, C for stages 5-6 (cuda backend only).
+std::vector<float> run_library(int stage, const inputs& in);
+#endif
 
 struct shape {
   std::int64_t M, N, K;
@@ -57,5 +65,8 @@ void check_nan_and_inf_rows(int stage, const config& cfg, std::uint64_t seed);
 // All-zero A, identity A (C = B's first rows), K = 0 (C = 0), extreme magnitudes, K past 2^16,
 // M or N = 0.
 void check_special_matrices(int stage, const config& cfg, std::uint64_t seed);
+// K = 0 (no term: C is all zero, every element written) at shapes of one element, of one
+// block's tile and of several blocks, odd and even.
+void check_zero_k(int stage, const config& cfg, std::uint64_t seed);
 
 }  // namespace matmul::testing

@@ -22,4 +22,10 @@ TEST_SUITE("matmul/3 coarsened") {
     check_special_matrices(3, {0}, wb::testing::seed(35));
     check_special_matrices(3, {1}, wb::testing::seed(36));
   }
+  TEST_CASE("K = 0: every variant writes an all-zero C") {
+    for (int v = 0; v < static_cast<int>(coarsened_variants.size()); ++v) {
+      CAPTURE(coarsened_variants[static_cast<std::size_t>(v)].name);
+      check_zero_k(3, {v}, wb::testing::seed(37));
+    }
+  }
 }

@@ -1,4 +1,6 @@
 // Stage 4: the fp32 ceiling, every compiled variant.
+#include <fmt/format.h>
+
 #include "helpers.hpp"
 #include "large.hpp"
 #include "tiling.hpp"
@@ -46,6 +48,26 @@ TEST_SUITE("matmul/4 fp32-ceiling") {
   TEST_CASE("zero, identity and extreme matrices; empty shapes") {
     check_special_matrices(4, {}, wb::testing::seed(56));
   }
+  TEST_CASE("K = 0: every variant writes an all-zero C") {
+    for (int v = 0; v < static_cast<int>(fp32_ceiling_variants.size()); ++v) {
+      CAPTURE(fp32_ceiling_variants[static_cast<std::size_t>(v)].name);
+      check_zero_k(4, {v}, wb::testing::seed(57));
+    }
+  }
+#if defined(WB_HAVE_BASELINE)
+  // The library row of the table is checked like a stage: K = 0 (cuBLAS refuses a leading
+  // dimension of 0; the row must still print an all-zero C), odd shapes, small integers exact.
+  WB_GPU_TEST_CASE("cublasSgemm, the table's library row, agrees with the exact product; K = 0 gives C = 0") {
+    std::uint64_t seed = wb::testing::seed(58);
+    for (const shape s : {shape{3, 2, 0}, shape{129, 257, 0}, shape{1, 1, 1}, shape{33, 31, 17}, shape{257, 130, 520}}) {
+      const std::string what = fmt::format("M = {}, N = {}, K = {}", s.M, s.N, s.K);
+      const inputs uniform = make_inputs(4, s.M, s.N, s.K, fill::uniform, fill::uniform, seed++);
+      check_output(4, uniform, run_library(4, uniform), s.K == 0, what + ", uniform");
+      const inputs small = make_inputs(4, s.M, s.N, s.K, fill::small_integers, fill::small_integers, seed++);
+      check_output(4, small, run_library(4, small), true, what + ", small integers");
+    }
+  }
+#endif
 #if defined(WB_BACKEND_CPU)
   TEST_CASE("--trace's map of who computes what is the kernel's own thread_tile") {
     // thread_tile is device code: on the cpu backend the host can call it.

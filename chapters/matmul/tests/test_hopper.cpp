@@ -254,6 +254,16 @@ TEST_SUITE("matmul/6 hopper") {
       CHECK(std::string(e.what()).find("sm_90") != std::string::npos);
     }
   }
+  WB_GPU_TEST_CASE("K = 0: every variant writes an all-zero C") {
+    try {
+      for (int v = 0; v < static_cast<int>(hopper_variants.size()); ++v) {
+        CAPTURE(hopper_variants[static_cast<std::size_t>(v)].name);
+        check_zero_k(6, {v}, wb::testing::seed(94));
+      }
+    } catch (const stage_unavailable& e) {
+      CHECK(std::string(e.what()).find("sm_90") != std::string::npos);
+    }
+  }
   WB_GPU_TEST_CASE("[large] M K past 2^31 elements: 64-bit indices, exact small-integer sums") {
     // A holds 32769 x 65544 > 2^31 elements: every index past 2^31 must be 64-bit.
     try {

@@ -21,6 +21,12 @@ TEST_SUITE("matmul/1 naive") {
   TEST_CASE("zero, identity and extreme matrices; empty shapes") {
     check_special_matrices(1, {}, wb::testing::seed(15));
   }
+  TEST_CASE("K = 0: every variant writes an all-zero C") {
+    for (int v = 0; v < static_cast<int>(naive_variants.size()); ++v) {
+      CAPTURE(naive_variants[static_cast<std::size_t>(v)].name);
+      check_zero_k(1, {v}, wb::testing::seed(16));
+    }
+  }
   TEST_CASE("an unknown variant is refused") {
     const inputs in = make_inputs(1, 2, 2, 2, fill::uniform, fill::uniform, 1);
     CHECK_THROWS_AS(run_stage(1, in, {static_cast<int>(naive_variants.size())}), std::invalid_argument);

@@ -21,4 +21,7 @@ TEST_SUITE("matmul/0 sequential") {
   TEST_CASE("zero, identity and extreme matrices; empty shapes") {
     check_special_matrices(0, {}, wb::testing::seed(4));
   }
+  TEST_CASE("K = 0: C is all zero") {
+    check_zero_k(0, {}, wb::testing::seed(5));
+  }
 }

@@ -24,6 +24,12 @@ TEST_SUITE("matmul/2 tiled") {
   TEST_CASE("zero, identity and extreme matrices; empty shapes") {
     check_special_matrices(2, {}, wb::testing::seed(24));
   }
+  TEST_CASE("K = 0: every variant writes an all-zero C") {
+    for (int v = 0; v < static_cast<int>(tiled_variants.size()); ++v) {
+      CAPTURE(tiled_variants[static_cast<std::size_t>(v)].name);
+      check_zero_k(2, {v}, wb::testing::seed(26));
+    }
+  }
 
   TEST_CASE("MM1: the printed kernel assumes M, N, K are multiples of TILE_WIDTH; at 33 it fails, the fix passes") {
     for (const std::int64_t size : {33, 47}) {

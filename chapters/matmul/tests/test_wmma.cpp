@@ -1,4 +1,6 @@
 // Stage 5: WMMA with a cp.async pipeline, every compiled variant.
+#include <fmt/format.h>
+
 #include "helpers.hpp"
 #include "large.hpp"
 #include "variants.hpp"
@@ -27,6 +29,26 @@ TEST_SUITE("matmul/5 wmma") {
   TEST_CASE("zero, identity and extreme matrices; empty shapes") {
     check_special_matrices(5, {}, wb::testing::seed(67));
   }
+  TEST_CASE("K = 0: every variant writes an all-zero C") {
+    for (int v = 0; v < static_cast<int>(wmma_variants.size()); ++v) {
+      CAPTURE(wmma_variants[static_cast<std::size_t>(v)].name);
+      check_zero_k(5, {v}, wb::testing::seed(68));
+    }
+  }
+#if defined(WB_HAVE_BASELINE)
+  // The library row of the table is checked like a stage: K = 0 (cuBLAS refuses a leading
+  // dimension of 0; the row must still print an all-zero C), odd shapes, small integers exact.
+  WB_GPU_TEST_CASE("cublasGemmEx (bf16), the table's library row, agrees with the exact product; K = 0 gives C = 0") {
+    std::uint64_t seed = wb::testing::seed(69);
+    for (const shape s : {shape{3, 2, 0}, shape{129, 257, 0}, shape{1, 1, 1}, shape{33, 31, 17}, shape{257, 130, 520}}) {
+      const std::string what = fmt::format("M = {}, N = {}, K = {}", s.M, s.N, s.K);
+      const inputs uniform = make_inputs(5, s.M, s.N, s.K, fill::uniform, fill::uniform, seed++);
+      check_output(5, uniform, run_library(5, uniform), s.K == 0, what + ", uniform");
+      const inputs small = make_inputs(5, s.M, s.N, s.K, fill::small_integers, fill::small_integers, seed++);
+      check_output(5, small, run_library(5, small), true, what + ", small integers");
+    }
+  }
+#endif
   WB_GPU_TEST_CASE("[large] M K past 2^31 elements: 64-bit indices, exact small-integer sums") {
     // A holds 32769 x 65544 > 2^31 elements: every index past 2^31 must be 64-bit.
     const std::string wrong = check_large<bf16>(32769, 64, 65544, [](const bf16_problem& p) { track::matmul_wmma(p); });
