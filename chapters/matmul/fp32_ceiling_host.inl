@@ -1,4 +1,4 @@
-// Stage 4's host side, shared by both tracks (included at the end of fp32_ceiling.cu): the
+// Stage 4's host side, shared by both tracks (included by fp32_ceiling.cu after the kernels): the
 // compiled shapes (variants.hpp) and when 16-byte accesses are allowed.
 #include <cstdint>
 

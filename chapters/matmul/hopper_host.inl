@@ -1,4 +1,4 @@
-// Stage 6's host side, shared by both tracks (included at the end of hopper/hopper.cu): the
+// Stage 6's host side, shared by both tracks (included by hopper/hopper.cu after the kernels): the
 // checks that the GPU can run it, the padded copies the TMA needs for rows that are no
 // multiple of 16 bytes, the tensor maps, the launch of each variant (variants.hpp).
 #include <cstdint>
@@ -71,6 +71,23 @@ void launch_hopper(const bf16_problem& p, const wb::bf16* A, const wb::bf16* B) 
                last.map_B, p.C, p.M, p.N, p.K, pairs);
   }
 }
+
+void launch_tile(hopper_tile tile, const bf16_problem& p, const wb::bf16* A, const wb::bf16* B) {
+  switch (tile) {
+    case hopper_tile::t128x256:
+      launch_hopper<hopper_128x256>(p, A, B);
+      break;
+    case hopper_tile::t128x128:
+      launch_hopper<hopper_128x128>(p, A, B);
+      break;
+    case hopper_tile::t64x128:
+      launch_hopper<hopper_64x128>(p, A, B);
+      break;
+    default:
+      launch_hopper<hopper_64x64>(p, A, B);
+      break;
+  }
+}
 #endif  // WB_BACKEND_CUDA
 
 }  // namespace
@@ -105,11 +122,14 @@ void matmul_hopper(const bf16_problem& p, wb::workspace workspace, const config&
   const wb::bf16* A = p.K % 8 == 0 ? p.A : padded(p.A, p.M, p.K, carve);
   const wb::bf16* B = p.N % 8 == 0 ? p.B : padded(p.B, p.K, p.N, carve);
   switch (v) {
-    case 0:
-      launch_hopper<hopper_shape<128, 256, 4, 8, true> >(p, A, B);
+    case 0:  // the tile by the problem's shape (hopper_shape.hpp)
+      launch_tile(hopper_tile_for(p.M, p.N, sm_count()), p, A, B);
+      break;
+    case 1:
+      launch_hopper<hopper_simple>(p, A, B);
       break;
     default:
-      launch_hopper<hopper_shape<128, 128, 3, 1, false> >(p, A, B);
+      launch_tile(static_cast<hopper_tile>(v - 2), p, A, B);
       break;
   }
 #endif

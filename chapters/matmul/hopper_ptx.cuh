@@ -176,4 +176,36 @@ __device__ __forceinline__ void wgmma_m64n128k16_bf16(float (&d)[64], std::uint6
       : "l"(desc_a), "l"(desc_b), "r"(accumulate));
 }
 
+// D[64 x 64] = A[64 x 16] * B[16 x 64] + (accumulate ? D : 0): as above, 32 accumulators per thread.
+__device__ __forceinline__ void wgmma_m64n64k16_bf16(float (&d)[32], std::uint64_t desc_a, std::uint64_t desc_b,
+                                                     int accumulate = 1) {
+  asm volatile(
+      "{\n"
+      ".reg .pred p;\n"
+      "setp.ne.b32 p, %34, 0;\n"
+      "wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16\n"
+      "{"
+      "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15,"
+      "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31"
+      "},\n"
+      " %32, %33, p, 1, 1, 0, 1;\n"  // scale-d p; scale-a, scale-b 1; trans-a 0 (K-major), trans-b 1 (N-major)
+      "}\n"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+        "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+        "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+        "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
+      : "l"(desc_a), "l"(desc_b), "r"(accumulate));
+}
+
+// One wgmma m64nNk16 whose N the accumulator array's size gives (N / 2 floats per thread).
+__device__ __forceinline__ void wgmma_bf16(float (&d)[32], std::uint64_t desc_a, std::uint64_t desc_b) {
+  wgmma_m64n64k16_bf16(d, desc_a, desc_b);
+}
+__device__ __forceinline__ void wgmma_bf16(float (&d)[64], std::uint64_t desc_a, std::uint64_t desc_b) {
+  wgmma_m64n128k16_bf16(d, desc_a, desc_b);
+}
+__device__ __forceinline__ void wgmma_bf16(float (&d)[128], std::uint64_t desc_a, std::uint64_t desc_b) {
+  wgmma_m64n256k16_bf16(d, desc_a, desc_b);
+}
+
 }  // namespace matmul::hopper_ptx

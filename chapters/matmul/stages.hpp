@@ -73,7 +73,7 @@ inline constexpr std::array<wb::stage, 7> stages = {{
      "matmul/4 fp32-ceiling",
      "the fp32 ceiling: 16-byte loads, transposed A, warp tiles, double buffering",
      "after the book: register tiling as in CUTLASS's SIMT GEMM",
-     "fp32_tile_loads.cuh fp32_warp_tile.cuh fp32_ceiling.cu",
+     "fp32_tile_loads.cuh fp32_warp_tile.cuh fp32_ceiling.cuh",
      {"What still costs in stage 3: 4-byte loads, a column of A read element by element, shared-memory bank "
       "conflicts, and a block that waits for its global loads. Each has a standard fix; the shape of the tiles "
       "(fp32_ceiling_shape.hpp) is given.",
@@ -91,7 +91,7 @@ inline constexpr std::array<wb::stage, 7> stages = {{
      "matmul/5 wmma",
      "tensor cores with WMMA (bf16 in, fp32 sums), cp.async stages",
      "CUDA C++ Programming Guide: warp matrix functions; asynchronous data copies",
-     "async_tile_loads.cuh wmma.cu",
+     "async_tile_loads.cuh wmma.cuh",
      {"A tensor core multiplies small tiles in one instruction: with WMMA a warp loads 16 x 16 fragments of A and "
       "B from shared memory (load_matrix_sync), multiplies and adds them into a float fragment (mma_sync), and "
       "stores the result (store_matrix_sync). Feed it with cp.async: copies that land in shared memory while "
@@ -109,7 +109,7 @@ inline constexpr std::array<wb::stage, 7> stages = {{
      "matmul/6 hopper",
      "Hopper: TMA, an mbarrier ring, wgmma, warp specialisation, persistent tiles (sm_90)",
      "CUDA C++ Programming Guide: tensor memory accelerator; PTX ISA: wgmma, cp.async.bulk.tensor, mbarrier",
-     "hopper/wgmma_layout.cuh hopper/pipeline.cuh hopper/hopper.cu",
+     "hopper/wgmma_layout.cuh hopper/pipeline.cuh hopper/hopper.cuh",
      {"On Hopper, one instruction (wgmma) multiplies a 64 x N tile for a warpgroup of 128 threads, reading A and "
       "B straight from shared memory through descriptors; the tensor memory accelerator copies whole tiles "
       "into shared memory on its own and signals an mbarrier. The pieces you write first run on the cpu "
@@ -119,7 +119,7 @@ inline constexpr std::array<wb::stage, 7> stages = {{
       "XOR row % 8), the 64-bit descriptor (address / 16 in bits 0-13, leading and stride byte offsets / 16 in "
       "16-29 and 32-45, swizzle mode 1 in bits 62-63), and which output row and column accumulator register i of "
       "thread t holds. pipeline.cuh: the ring position of k-block n (stage n % STAGES, parity (n / STAGES) % 2) "
-      "and the grouped tile order. hopper.cu: a producer thread waits for an empty slot, arms the full barrier "
+      "and the grouped tile order. hopper.cuh: a producer thread waits for an empty slot, arms the full barrier "
       "with the bytes to expect and starts the TMA copies; consumers wait for the full barrier, issue wgmma, "
       "release the slot.",
       "swizzled_offset(row, byte) = row * 128 + (((byte / 16) ^ (row % 8)) * 16) + byte % 16. make_descriptor(address, lbo, sbo): "

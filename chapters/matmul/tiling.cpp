@@ -14,7 +14,7 @@ using fp32_default = fp32_shape<128, 128, 8, 8, 8, a_layout::swizzled, true>;
 using wmma_default = wmma_shape<128, 128, 32, 2, 4, 4>;
 }  // namespace
 
-tiling tiling_of(int stage, int variant) {
+tiling tiling_of(int stage, int variant, std::int64_t M, std::int64_t N) {
   tiling t;
   t.stage = stage;
   t.variant = variant;
@@ -119,22 +119,8 @@ tiling tiling_of(int stage, int variant) {
           5,
           variant};
       return t;
-    case 6:
-      if (variant == 0) {
-        t = {"6 hopper",
-             128,
-             256,
-             384,
-             64,
-             true,
-             "block (persistent, tiles b, b + grid, ...) 128 x 256 -> consumer warpgroups 1, 2 of 64 x 256 -> warps 16 "
-             "x 256 "
-             "-> thread: rows l / 4 and l / 4 + 8, columns 8 g + 2 (l % 4) + 0, 1 (g < 32); warpgroup 0 loads",
-             "per k-block, one thread of warpgroup 0: TMA boxes A[rows, k0:k0+64] (128 x 64) and B[k0:k0+64, 64 b ...] "
-             "(4 boxes of 64 x 64) into a 4-stage ring",
-             6,
-             0};
-      } else {
+    case 6: {
+      if (variant == 1) {
         t = {"6 hopper simple",
              128,
              128,
@@ -148,8 +134,36 @@ tiling tiling_of(int stage, int variant) {
              "ring",
              6,
              1};
+        return t;
       }
+      // The specialized kernel on the tile the variant names, or (variant 0) on the one the
+      // stage takes for this problem on an H100 (hopper_shape.hpp).
+      const hopper_tile tile =
+          variant == 0 ? hopper_tile_for(M, N, h100_sms) : static_cast<hopper_tile>(variant - 2);
+      const int bm = tile == hopper_tile::t128x256 || tile == hopper_tile::t128x128 ? 128 : 64;
+      const int bn = tile == hopper_tile::t128x256 ? 256 : tile == hopper_tile::t64x64 ? 64 : 128;
+      const int stages = tile == hopper_tile::t128x256 ? hopper_128x256::STAGES
+                         : tile == hopper_tile::t128x128 ? hopper_128x128::STAGES
+                                                         : hopper_64x128::STAGES;
+      const std::string shape = std::to_string(bm) + " x " + std::to_string(bn);
+      const std::string consumers = bm == 128 ? "consumer warpgroups 1, 2" : "consumer warpgroup 1";
+      t = {"6 hopper",
+           bm,
+           bn,
+           128 * (1 + bm / 64),
+           64,
+           true,
+           "block (persistent, tiles b, b + grid, ...) " + shape + " -> " + consumers + " of 64 x " +
+               std::to_string(bn) + " -> warps 16 x " + std::to_string(bn) +
+               " -> thread: rows l / 4 and l / 4 + 8, columns 8 g + 2 (l % 4) + 0, 1 (g < " + std::to_string(bn / 8) +
+               "); warpgroup 0 loads",
+           "per k-block, one thread of warpgroup 0: TMA boxes A[rows, k0:k0+64] (" + std::to_string(bm) +
+               " x 64) and B[k0:k0+64, 64 b ...] (" + std::to_string(bn / 64) + " box" + (bn > 64 ? "es" : "") +
+               " of 64 x 64) into a ring of " + std::to_string(stages) + " stages",
+           6,
+           variant};
       return t;
+    }
     default:
       throw std::invalid_argument("stage " + std::to_string(stage) + " has no tiling (stage 0 runs on the host)");
   }
@@ -178,7 +192,7 @@ int owner_thread(const tiling& t, std::int64_t r, std::int64_t c) {
       const int rr = static_cast<int>(r % 64);
       const int lane = (rr % 8) * 4 + static_cast<int>(c % 8) / 2;
       const int in_group = (rr / 16) * 32 + lane;
-      return t.variant == 0 ? 128 * (1 + static_cast<int>(r / 64)) + in_group : in_group;
+      return t.variant == 1 ? in_group : 128 * (1 + static_cast<int>(r / 64)) + in_group;
     }
   }
 }

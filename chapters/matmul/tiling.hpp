@@ -9,6 +9,8 @@
 
 namespace matmul {
 
+inline constexpr std::int64_t h100_sms = 132;  // the SMs of an H100 SXM: where --trace draws stage 6's choice
+
 struct tiling {
   std::string name;  // "4 fp32-ceiling"
   std::int64_t block_rows = 0;  // the tile of C one block computes (stage 6: one tile of a persistent block)
@@ -22,7 +24,9 @@ struct tiling {
   int variant = 0;
 };
 
-tiling tiling_of(int stage, int variant);
+// Stage `stage`'s tiling in variant `variant`; stage 6's default takes its tile by the shape of
+// C (M x N), as on an H100 (h100_sms).
+tiling tiling_of(int stage, int variant, std::int64_t M = 0, std::int64_t N = 0);
 // The thread (0 .. threads - 1) of a block that computes element (r, c) of the block's tile.
 int owner_thread(const tiling& t, std::int64_t r, std::int64_t c);
 

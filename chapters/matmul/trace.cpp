@@ -56,7 +56,7 @@ void print_stage(const tiling& t, std::int64_t M, std::int64_t N, std::int64_t K
                            : "all of K per thread");
   std::printf("  tiling: %s\n  loads: %s\n", t.levels.c_str(), t.loads.c_str());
   std::printf("  grid: %lld x %lld tiles%s\n", static_cast<long long>(tiles_m), static_cast<long long>(tiles_n),
-              t.stage == 6 && t.variant == 0 ? " (one persistent block per SM takes tiles b, b + gridDim.x, ...)" : "");
+              t.stage == 6 && t.variant != 1 ? " (one persistent block per SM takes tiles b, b + gridDim.x, ...)" : "");
   for (std::int64_t tm = 0; tm < tiles_m; ++tm) {
     for (std::int64_t tn = 0; tn < tiles_n; ++tn) {
       const std::int64_t r0 = tm * t.block_rows, c0 = tn * t.block_cols;
@@ -270,7 +270,7 @@ int trace(const options& opt, const problem_input& in, const stage_selection& se
       continue;
     }
     for (const int v : trace_variants(opt, s)) {
-      const tiling t = tiling_of(s, v);
+      const tiling t = tiling_of(s, v, in.M, in.N);
       print_stage(t, in.M, in.N, in.K, per_thread);
       if (!drawn) {
         draw(t, in.M, in.N, opt.svg);

@@ -51,13 +51,18 @@ inline constexpr std::array<variant, 2> wmma_variants = {{
     {"2-stage", "as the default with 2 slices: plain double buffering"},
 }};
 
-// Stage 6: the Hopper kernel, and the simpler one that has each piece without the overlap
-// (other ring depths and tile orders: experiments/tile_configs.cu).
-inline constexpr std::array<variant, 2> hopper_variants = {{
+// Stage 6: the Hopper kernel on the tile the problem's shape asks for, the simpler kernel that
+// has each piece without the overlap, and the specialized kernel on each of its tiles
+// (hopper_shape.hpp; other ring depths and tile orders: bench/matmul/experiments/).
+inline constexpr std::array<variant, 6> hopper_variants = {{
     {"specialized",
-     "128 x 256 x 64 tiles, 4-stage TMA ring, 1 producer + 2 consumer warpgroups, persistent, "
-     "grouped tile order"},
+     "1 producer + BM / 64 consumer warpgroups, TMA ring, persistent, grouped tile order; the tile by the "
+     "problem's shape: 128 x 256 where there are about as many tiles as SMs, else 128 x 128, 64 x 128, 64 x 64"},
     {"simple", "128 x 128 x 64 tiles, one warpgroup issues TMA and wgmma, 3-stage ring, one block per tile"},
+    {"128x256", "the specialized kernel on 128 x 256 tiles, 4-stage ring, whatever the problem's shape"},
+    {"128x128", "the specialized kernel on 128 x 128 tiles, 6-stage ring"},
+    {"64x128", "the specialized kernel on 64 x 128 tiles, one consumer warpgroup, 8-stage ring"},
+    {"64x64", "the specialized kernel on 64 x 64 tiles, one consumer warpgroup, 8-stage ring"},
 }};
 
 // The list of stage `stage` (empty for stage 0).

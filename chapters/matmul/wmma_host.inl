@@ -1,4 +1,4 @@
-// Stage 5's host side, shared by both tracks (included at the end of wmma.cu): the compiled
+// Stage 5's host side, shared by both tracks (included by wmma.cu after the kernels): the compiled
 // shapes (variants.hpp) and when whole 16-byte copies are allowed.
 #include <cstdint>
 

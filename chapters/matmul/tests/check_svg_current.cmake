@@ -1,4 +1,4 @@
-# A picture committed to the chapter's results/ is what the executable draws now: runs PROGRAM
+# A picture committed to the chapter's figures/ is what the executable draws now: runs PROGRAM
 # with ARGS (a ;-list ending in --svg), writing SVG, and compares it with COMMITTED.
 execute_process(COMMAND "${PROGRAM}" ${ARGS} "${SVG}" RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(NOT rc EQUAL 0)

@@ -203,20 +203,54 @@ TEST_SUITE("matmul/6 hopper") {
   }
 
   TEST_CASE("--trace's map of who computes what is the accumulator layout") {
-    for (const int variant : {0, 1}) {
-      const tiling t = tiling_of(6, variant);
-      const int first_consumer = variant == 0 ? 128 : 0;  // the specialized kernel's warpgroup 0 only loads
+    for (int variant = 0; variant < static_cast<int>(hopper_variants.size()); ++variant) {
+      const tiling t = tiling_of(6, variant, 256, 256);
+      const bool specialized = variant != variant_index(6, "simple");
+      REQUIRE(t.threads == (specialized ? 128 : 0) + 128 * (specialized ? static_cast<int>(t.block_rows) / 64 : 1));
       for (int block = 0; block < t.block_rows / 64; ++block) {
         for (int thread = 0; thread < 128; ++thread) {
           for (int i = 0; i < t.block_cols / 2; ++i) {
             const int r = 64 * block + hop::accumulator_row(thread, i), c = hop::accumulator_col(thread, i);
-            const int expected = variant == 0 ? first_consumer + 128 * block + thread : thread;
+            // the specialized kernel's warpgroup 0 only loads; consumer 1 + block owns rows 64 block ...
+            const int expected = specialized ? 128 * (1 + block) + thread : thread;
             CAPTURE(variant);
             CAPTURE(thread);
             CAPTURE(i);
             REQUIRE(owner_thread(t, r, c) == expected);
           }
         }
+      }
+    }
+  }
+
+  TEST_CASE("the tile by the problem's shape: 128 x 256 when there are about as many as SMs, else smaller") {
+    const std::int64_t sms = 132;  // an H100 SXM
+    struct expectation {
+      std::int64_t M, N;
+      hopper_tile tile;
+    };
+    for (const expectation& e : {expectation{8192, 8192, hopper_tile::t128x256}, {4096, 4096, hopper_tile::t128x256},
+                                 {2048, 2048, hopper_tile::t128x256},  // 128 tiles: one wave, 4 SMs idle
+                                 {1536, 1536, hopper_tile::t128x128},  // 72 of 128 x 256, 144 of 128 x 128
+                                 {1024, 1024, hopper_tile::t64x128},   // 32, 64, then 128 tiles
+                                 {128, 8192, hopper_tile::t64x128},    // 2 x 64 tiles of 64 x 128
+                                 {16, 8192, hopper_tile::t64x64},      // one row of tiles: 128 of 64 x 64
+                                 {512, 512, hopper_tile::t64x64},      // 64 tiles: the smallest
+                                 {1, 1, hopper_tile::t64x64}}) {
+      CAPTURE(e.M);
+      CAPTURE(e.N);
+      CHECK(hopper_tile_for(e.M, e.N, sms) == e.tile);
+    }
+    // The rule: the chosen tile gives at least 9/10 as many tiles as SMs, unless it is the
+    // smallest; every larger tile gives fewer.
+    const std::int64_t sides[][2] = {{128, 256}, {128, 128}, {64, 128}, {64, 64}};
+    for (std::int64_t M = 1; M <= 5000; M += 97) {
+      for (std::int64_t N = 1; N <= 5000; N += 89) {
+        const auto chosen = static_cast<int>(hopper_tile_for(M, N, sms));
+        for (int larger = 0; larger < chosen; ++larger) {
+          REQUIRE(10 * hopper_tiles(M, N, sides[larger][0], sides[larger][1]) < 9 * sms);
+        }
+        if (chosen < 3) REQUIRE(10 * hopper_tiles(M, N, sides[chosen][0], sides[chosen][1]) >= 9 * sms);
       }
     }
   }
@@ -232,9 +266,9 @@ TEST_SUITE("matmul/6 hopper") {
     for (int v = 0; v < static_cast<int>(hopper_variants.size()); ++v) {
       CAPTURE(hopper_variants[static_cast<std::size_t>(v)].name);
       try {
-        // tiles 128 x 256 (128 x 128 for simple), k-blocks of 64 in a 3- or 4-stage ring (K up
-        // to 13 k-blocks wraps it several times); K or N no multiple of 8 goes through the
-        // padded copies
+        // tiles from 64 x 64 to 128 x 256, k-blocks of 64 in a 3- to 8-stage ring (K up to 13
+        // k-blocks wraps it several times); K or N no multiple of 8 goes through the padded
+        // copies
         check_shapes(6, {v}, boundary_shapes({1, 8, 31, 32, 33, 63, 64, 65, 127, 128, 129, 255, 256, 257}, 72),
                      wb::testing::seed(80 + static_cast<std::uint64_t>(v)));
         check_shapes(6, {v}, {{1000, 700, 824}, {300, 520, 33}, {64, 64, 3}}, wb::testing::seed(90));
@@ -249,7 +283,7 @@ TEST_SUITE("matmul/6 hopper") {
     try {
       check_nan_and_inf_rows(6, {}, wb::testing::seed(91));
       check_special_matrices(6, {}, wb::testing::seed(92));
-      check_nan_and_inf_rows(6, {static_cast<int>(hopper_variants.size()) - 1}, wb::testing::seed(93));
+      check_nan_and_inf_rows(6, {variant_index(6, "simple")}, wb::testing::seed(93));
     } catch (const stage_unavailable& e) {
       CHECK(std::string(e.what()).find("sm_90") != std::string::npos);
     }
