@@ -11,7 +11,32 @@ namespace matmul {
 
 namespace {
 using fp32_default = fp32_shape<128, 128, 8, 8, 8, a_layout::swizzled, true>;
-using wmma_default = wmma_shape<128, 128, 32, 2, 4, 4>;
+
+template <class S>
+tiling wmma_tiling(int variant) {
+  const auto n = [](auto x) { return std::to_string(x); };
+  return {"5 wmma",
+          S::BM,
+          S::BN,
+          S::THREADS,
+          S::BK,
+          false,
+          "block " + n(S::BM) + " x " + n(S::BN) + " -> " + n(S::WARPS) + " warps of " + n(S::WM) + " x " + n(S::WN) +
+              " (" + n(S::WARPS_M) + " x " + n(S::WARPS_N) + ") -> " + n(S::FRAGS_M) + " x " + n(S::FRAGS_N) +
+              " fragments of 16 x 16 per warp (the lanes' share of a fragment is unspecified)",
+          "per slice, " + n(S::STAGES) + " in flight: A[rows, k0:k0+" + n(S::BK) + "] (16-byte chunk c = t + " +
+              n(S::THREADS) + " l: row c / " + n(S::BK / 8) + ", k 8 (c % " + n(S::BK / 8) + ")) and B[k0:k0+" +
+              n(S::BK) + ", cols] (chunk c: k c / " + n(S::BN / 8) + ", column 8 (c % " + n(S::BN / 8) +
+              ")), by cp.async",
+          5,
+          variant};
+}
+
+// The warp (its first lane) of a WMMA block that owns element (r, c) of the block's tile.
+template <class S>
+int wmma_owner(std::int64_t r, std::int64_t c) {
+  return static_cast<int>((r / S::WM) * S::WARPS_N + c / S::WN) * 32;
+}
 }  // namespace
 
 tiling tiling_of(int stage, int variant, std::int64_t M, std::int64_t N) {
@@ -105,20 +130,7 @@ tiling tiling_of(int stage, int variant, std::int64_t M, std::int64_t N) {
           variant};
       return t;
     case 5:
-      t = {
-          "5 wmma",
-          wmma_default::BM,
-          wmma_default::BN,
-          wmma_default::THREADS,
-          wmma_default::BK,
-          false,
-          "block 128 x 128 -> 8 warps of 64 x 32 (2 x 4) -> 4 x 2 fragments of 16 x 16 per warp (the lanes' share of a "
-          "fragment is unspecified)",
-          "per slice, 4 in flight: A[rows, k0:k0+32] (16-byte chunk c = t + 256 l: row c / 4, k 8 (c % 4)) and "
-          "B[k0:k0+32, cols] (chunk c: k c / 16, column 8 (c % 16)), by cp.async",
-          5,
-          variant};
-      return t;
+      return variant == 0 ? wmma_tiling<wmma_256x128>(variant) : wmma_tiling<wmma_128x128>(variant);
     case 6: {
       if (variant == 1) {
         t = {"6 hopper simple",
@@ -184,10 +196,8 @@ int owner_thread(const tiling& t, std::int64_t r, std::int64_t c) {
       const int lane_n = static_cast<int>((c % S::WN) % S::SUB_N) / 4;
       return warp * 32 + lane_m * S::LANES_N + lane_n;
     }
-    case 5: {
-      using S = wmma_default;
-      return static_cast<int>((r / S::WM) * S::WARPS_N + c / S::WN) * 32;  // the warp's first lane
-    }
+    case 5:  // the warp's first lane
+      return t.variant == 0 ? wmma_owner<wmma_256x128>(r, c) : wmma_owner<wmma_128x128>(r, c);
     default: {  // 6: the wgmma accumulator layout (wgmma_layout.cuh)
       const int rr = static_cast<int>(r % 64);
       const int lane = (rr % 8) * 4 + static_cast<int>(c % 8) / 2;

@@ -45,10 +45,12 @@ inline constexpr std::array<variant, 4> fp32_ceiling_variants = {{
     {"single-buffer", "as the default with one shared-memory buffer: two barriers per k-slice, no overlap"},
 }};
 
-// Stage 5: the depth of the cp.async pipeline (other tile shapes: experiments/tile_configs.cu).
-inline constexpr std::array<variant, 2> wmma_variants = {{
-    {"4-stage", "128 x 128 x 32 block tile, 8 warps of 64 x 32, 4 slices in flight (cp.async)"},
-    {"2-stage", "as the default with 2 slices: plain double buffering"},
+// Stage 5: the block tile and the depth of the cp.async pipeline (other tile shapes:
+// bench/matmul/experiments/).
+inline constexpr std::array<variant, 3> wmma_variants = {{
+    {"256x128", "256 x 128 x 32 block tile, 8 warps of 64 x 64, 3 slices in flight (cp.async)"},
+    {"128x128", "128 x 128 x 32 block tile, 8 warps of 64 x 32, 4 slices in flight"},
+    {"2-stage", "128 x 128 x 32 with 2 slices: plain double buffering"},
 }};
 
 // Stage 6: the Hopper kernel on the tile the problem's shape asks for, the simpler kernel that

@@ -26,7 +26,10 @@ void matmul_wmma(const bf16_problem& p, const config& cfg) {
   if (p.M == 0 || p.N == 0) return;
   switch (v) {
     case 0:
-      launch_wmma<wmma_shape<128, 128, 32, 2, 4, 4>>(p);
+      launch_wmma<wmma_256x128>(p);
+      break;
+    case 1:
+      launch_wmma<wmma_128x128>(p);
       break;
     default:
       launch_wmma<wmma_shape<128, 128, 32, 2, 4, 2>>(p);

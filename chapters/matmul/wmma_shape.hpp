@@ -42,4 +42,8 @@ struct wmma_shape {
   static_assert(STAGES >= 2, "a pipeline needs two stages at least");
 };
 
+// The stage's tile (the fastest measured) and the one it is measured beside.
+using wmma_256x128 = wmma_shape<256, 128, 32, 4, 2, 3>;
+using wmma_128x128 = wmma_shape<128, 128, 32, 2, 4, 4>;
+
 }  // namespace matmul

@@ -9,12 +9,12 @@ using namespace matmul;
 using namespace matmul::testing;
 
 TEST_SUITE("matmul/5 wmma") {
-  TEST_CASE("128x128x32-s4: sizes around fragments, warp tiles, blocks and slices") {
-    // fragments 16, warp tile 64 x 32, block 128, slices of 32 in a 4-stage ring (K past 4
+  TEST_CASE("256x128x32, 3 stages: sizes around fragments, warp tiles, blocks and slices") {
+    // fragments 16, warp tile 64 x 64, block 256 x 128, slices of 32 in a 3-stage ring (K past 3
     // slices wraps the ring); K or N not a multiple of 8 takes the element-by-element loads.
     check_shapes(5, {0}, boundary_shapes({1, 15, 16, 17, 31, 32, 33, 63, 64, 65, 127, 128, 129}, 40),
                  wb::testing::seed(60));
-    check_shapes(5, {0}, {{130, 129, 200}, {64, 256, 161}, {3, 5, 7}}, wb::testing::seed(61));
+    check_shapes(5, {0}, {{255, 129, 200}, {257, 256, 161}, {3, 5, 7}}, wb::testing::seed(61));
   }
   TEST_CASE("every other variant: pipeline depth and tile shapes") {
     for (int v = 1; v < static_cast<int>(wmma_variants.size()); ++v) {
