@@ -77,16 +77,19 @@ inline constexpr std::array<wb::stage, 7> stages = {{
      {"What still costs in stage 3: 4-byte loads, a column of A read element by element, shared-memory bank "
       "conflicts, and a block that waits for its global loads. Each has a standard fix; the shape of the tiles "
       "(fp32_ceiling_shape.hpp) is given.",
-      "load_slices: each thread loads float4s of the next A and B slices into registers (load_four: one 16-byte "
-      "load inside the matrix, element by element at its edge). store_slices: B as float4s, A transposed through "
+      "slice_loader: where each of a thread's float4s of slice 0 starts, worked out once; load_slices loads the "
+      "next A and B slices into registers (16-byte loads inside the matrices, element by element at their edges) "
+      "and moves the pointers on. store_slices: B as float4s, A transposed through "
       "A_S_index (the swizzle). multiply_slice: per k, TM/4 float4s of A_S and TN/4 of B_S, then the outer "
       "product. The kernel: load slice s+1 while multiplying slice s, store it into the other buffer, one barrier.",
       "A_S_index: swizzle = (k / 4) * (8 / (BK / 4)); return k * LDA + (((m / 4) ^ swizzle) * 4) + m % 4 (plain "
-      "k * LDA + m for the other layouts). load_slices: v = tid + l * THREADS; A: r = v / (BK / 4), kq = v % (BK "
-      "/ 4), load_four(A, M, K, row0 + r, k0 + 4 kq); B: k = v / (BN / 4), nq = v % (BN / 4). multiply_slice: "
+      "k * LDA + m for the other layouts). slice_loader: v = tid + l * THREADS; A: row = row0 + v / (BK / 4), "
+      "a_k = 4 (v % (BK / 4)), a[l] = A + row * K + a_k; B: b_k = v / (BN / 4), col = col0 + 4 (v % (BN / 4)), "
+      "b[l] = B + b_k * N + col; advance: a += BK, b += BK * N. load_slices: if interior and k_left >= BK, float4 "
+      "loads; else element e of A's float4 only if its row is inside and a_k + e < k_left. multiply_slice: "
       "a[4i..] = float4 at A_S_index(k, row + 16 i), b[4j..] = float4 at B_S[k * BN + col + 32 j]. Kernel: load "
-      "and store slice 0, barrier; per slice: load next, multiply current, store next into the other buffer, "
-      "barrier; store_tile."}},
+      "and store slice 0 (k_left = K), barrier; per slice s: load slice s + 1 (k_left = K - (s + 1) BK), multiply "
+      "slice s, store s + 1 into the other buffer, barrier; store_tile."}},
     {5,
      "matmul/5 wmma",
      "tensor cores with WMMA (bf16 in, fp32 sums), cp.async stages",

@@ -19,7 +19,8 @@ __global__ void __launch_bounds__(S::THREADS, S::MIN_BLOCKS)
     matmul_fp32_ceiling_kernel(const float* A, const float* B, float* C, std::int64_t M, std::int64_t N, std::int64_t K,
                                std::int64_t tiles_n, bool vector_a, bool vector_b, bool vector_c) {
   // TODO(matmul/4): in shared memory, S::BUFFERS buffers of each slice, 16-byte aligned:
-  // A_S[S::BUFFERS][S::BK * S::LDA] and B_S[S::BUFFERS][S::BK * S::BN]. Load and store slice 0, a barrier; then for
+  // A_S[S::BUFFERS][S::BK * S::LDA] and B_S[S::BUFFERS][S::BK * S::BN]; the thread's slice_loader. Load and store
+  // slice 0, a barrier; then for
   // every slice: start loading the next one into registers, multiply this one, store the next into the other buffer
   // (with one buffer: after a barrier), a barrier. At the end, store_tile.
 }

@@ -35,10 +35,11 @@ __global__ void __launch_bounds__(S::THREADS, S::MIN_BLOCKS)
   const thread_tile<S> mine(tid);
 
   float acc[S::TM][S::TN] = {};
+  slice_loader<S> from(A, B, M, N, K, row0, col0, tid, vector_a, vector_b);
   slice_registers<S> regs;
   const std::int64_t slices = wb::ceil_div(K, S::BK);
   if (slices > 0) {
-    load_slices<S>(regs, A, B, M, N, K, row0, col0, 0, tid, vector_a, vector_b);
+    load_slices<S>(regs, from, K);
     store_slices<S>(regs, A_S[0], B_S[0], tid);
   }
   __syncthreads();
@@ -46,7 +47,7 @@ __global__ void __launch_bounds__(S::THREADS, S::MIN_BLOCKS)
     const int current = S::DOUBLE_BUFFER ? static_cast<int>(s & 1) : 0;
     const bool more = s + 1 < slices;
     // The next slice's loads are in flight while the block multiplies this one.
-    if (more) load_slices<S>(regs, A, B, M, N, K, row0, col0, (s + 1) * S::BK, tid, vector_a, vector_b);
+    if (more) load_slices<S>(regs, from, K - (s + 1) * S::BK);
     multiply_slice<S>(acc, A_S[current], B_S[current], mine);
     if (more) {
       // One buffer: everyone must be done reading it before it is overwritten. Two: the other
