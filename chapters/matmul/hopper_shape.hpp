@@ -58,6 +58,19 @@ using hopper_simple = hopper_shape<128, 128, 3, 1, false>;
 
 enum class hopper_tile { t128x256, t128x128, t64x128, t64x64 };
 
+constexpr const char* tile_name(hopper_tile tile) {
+  switch (tile) {
+    case hopper_tile::t128x256:
+      return "128x256";
+    case hopper_tile::t128x128:
+      return "128x128";
+    case hopper_tile::t64x128:
+      return "64x128";
+    default:
+      return "64x64";
+  }
+}
+
 // Tiles of bm x bn over an M x N product.
 constexpr std::int64_t hopper_tiles(std::int64_t M, std::int64_t N, std::int64_t bm, std::int64_t bn) {
   return ((M + bm - 1) / bm) * ((N + bn - 1) / bn);
