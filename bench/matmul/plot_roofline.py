@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The matmul chapter's roofline: every stage a point, from the executable's --csv tables.
 
-    python3 chapters/matmul/plot_roofline.py table-8192-fp32.csv table-8192-bf16.csv -o roofline.svg
+    python3 bench/matmul/plot_roofline.py table-8192-fp32.csv table-8192-bf16.csv -o roofline.svg
 
 x: arithmetic intensity, the floating-point operations per byte the stage's tiling requests from
 global memory. A block tile of BM x BN reads each element of A once per column of tiles and each
@@ -33,8 +33,12 @@ def tile_of(stage):
     if stage.startswith("4 "):
         return (128, 128, 4, 1)
     if stage.startswith("5 "):
-        return (128, 128, 2, 1)
+        return (128, 128, 2, 1) if "128x128" in stage or "2-stage" in stage else (256, 128, 2, 1)
     if stage.startswith("6 "):
+        for bm, bn in ((128, 256), (128, 128), (64, 128), (64, 64)):
+            if f"{bm}x{bn}" in stage:
+                return (bm, bn, 2, 1)
+        # simple: 128 x 128; the default at the sizes the tables use (4096, 8192): 128 x 256
         return (128, 128, 2, 1) if "simple" in stage else (128, 256, 2, 1)
     return None
 

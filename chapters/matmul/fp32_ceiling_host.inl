@@ -31,16 +31,19 @@ void matmul_fp32_ceiling(const fp32_problem& p, const config& cfg) {
   using L = a_layout;
   switch (v) {
     case 0:
-      launch_fp32_ceiling<fp32_shape<128, 128, 8, 8, 8, L::swizzled, true>>(p);
+      launch_fp32_ceiling<fp32_128x256>(p);
       break;
     case 1:
-      launch_fp32_ceiling<fp32_shape<128, 128, 8, 8, 8, L::padded, true>>(p);
+      launch_fp32_ceiling<fp32_128x128>(p);
       break;
     case 2:
-      launch_fp32_ceiling<fp32_shape<128, 128, 8, 8, 8, L::plain, true>>(p);
+      launch_fp32_ceiling<fp32_shape<128, 256, 8, 8, 16, L::padded, true, 1>>(p);
+      break;
+    case 3:
+      launch_fp32_ceiling<fp32_shape<128, 256, 8, 8, 16, L::plain, true, 1>>(p);
       break;
     default:
-      launch_fp32_ceiling<fp32_shape<128, 128, 8, 8, 8, L::swizzled, false>>(p);
+      launch_fp32_ceiling<fp32_shape<128, 256, 8, 8, 16, L::swizzled, false, 1>>(p);
       break;
   }
 }

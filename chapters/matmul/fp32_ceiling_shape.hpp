@@ -22,7 +22,7 @@ enum class a_layout {
 };
 
 // MIN_BLOCKS: blocks per SM the compiler must leave room for (__launch_bounds__): 2 caps a
-// thread at 128 registers, so that two blocks of 256 threads share an SM.
+// thread at 128 registers, so that two blocks of 256 threads share an SM; 1 leaves it 255.
 template <int BM_, int BN_, int BK_, int TM_, int TN_, a_layout LAYOUT_, bool DOUBLE_BUFFER_, int MIN_BLOCKS_ = 2>
 struct fp32_shape {
   static constexpr int BM = BM_, BN = BN_, BK = BK_, TM = TM_, TN = TN_, MIN_BLOCKS = MIN_BLOCKS_;
@@ -47,5 +47,11 @@ struct fp32_shape {
   static_assert((BM / 4) % 8 == 0, "the swizzle permutes float4s within groups of 8");
   static_assert(BK == 8 || BK == 16, "the swizzle is worked out for 2 or 4 float4s per row of the A slice");
 };
+
+// The stage's tile (the fastest measured: 8 x 16 outputs a thread, 128 FMAs per 6 shared loads
+// per k, 237 registers, one block per SM) and the 128 x 128 one it is measured beside (8 x 8 a
+// thread, two blocks per SM within 128 registers).
+using fp32_128x256 = fp32_shape<128, 256, 8, 8, 16, a_layout::swizzled, true, 1>;
+using fp32_128x128 = fp32_shape<128, 128, 8, 8, 8, a_layout::swizzled, true>;
 
 }  // namespace matmul

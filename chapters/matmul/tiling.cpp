@@ -10,7 +10,35 @@
 namespace matmul {
 
 namespace {
-using fp32_default = fp32_shape<128, 128, 8, 8, 8, a_layout::swizzled, true>;
+
+template <class S>
+tiling fp32_tiling(int variant) {
+  const auto n = [](auto x) { return std::to_string(x); };
+  return {"4 fp32-ceiling",
+          S::BM,
+          S::BN,
+          S::THREADS,
+          S::BK,
+          true,
+          "block " + n(S::BM) + " x " + n(S::BN) + " -> " + n(S::WARPS_M * S::WARPS_N) + " warps of " + n(S::WM) +
+              " x " + n(S::WN) + " (" + n(S::WARPS_M) + " x " + n(S::WARPS_N) + ") -> lanes 4 x 8, each thread " +
+              n(S::TM) + " x " + n(S::TN) + " as " + n(S::TM / 4) + " x " + n(S::TN / 4) +
+              " sub-tiles of 4 x 4, 16 rows and 32 columns apart",
+          "per slice: A[rows, k0:k0+" + n(S::BK) + "] (float4 v = t + " + n(S::THREADS) + " l: row v / " +
+              n(S::BK / 4) + ", k 4 (v % " + n(S::BK / 4) + "); stored transposed, swizzled) and B[k0:k0+" + n(S::BK) +
+              ", cols] (float4 v: k v / " + n(S::BN / 4) + ", column 4 (v % " + n(S::BN / 4) +
+              ")), into the buffer the block is not reading",
+          4,
+          variant};
+}
+
+template <class S>
+int fp32_owner(std::int64_t r, std::int64_t c) {
+  const int warp = static_cast<int>((r / S::WM) * S::WARPS_N + c / S::WN);
+  const int lane_m = static_cast<int>((r % S::WM) % S::SUB_M) / 4;
+  const int lane_n = static_cast<int>((c % S::WN) % S::SUB_N) / 4;
+  return warp * 32 + lane_m * S::LANES_N + lane_n;
+}
 
 template <class S>
 tiling wmma_tiling(int variant) {
@@ -113,22 +141,8 @@ tiling tiling_of(int stage, int variant, std::int64_t M, std::int64_t N) {
              1};
       }
       return t;
-    case 4:
-      t = {
-          "4 fp32-ceiling",
-          fp32_default::BM,
-          fp32_default::BN,
-          fp32_default::THREADS,
-          fp32_default::BK,
-          true,
-          "block 128 x 128 -> 8 warps of 32 x 64 (4 x 2) -> lanes 4 x 8, each thread 8 x 8 as 2 x 2 sub-tiles of 4 x "
-          "4, "
-          "16 rows and 32 columns apart",
-          "per slice: A[rows, k0:k0+8] (float4 v = t + 256 l: row v / 2, k 4 (v % 2); stored transposed, swizzled) and "
-          "B[k0:k0+8, cols] (float4 v: k v / 32, column 4 (v % 32)), into the buffer the block is not reading",
-          4,
-          variant};
-      return t;
+    case 4:  // every variant but 128x128 has the default's tile
+      return variant == 1 ? fp32_tiling<fp32_128x128>(variant) : fp32_tiling<fp32_128x256>(variant);
     case 5:
       return variant == 0 ? wmma_tiling<wmma_256x128>(variant) : wmma_tiling<wmma_128x128>(variant);
     case 6: {
@@ -189,13 +203,8 @@ int owner_thread(const tiling& t, std::int64_t r, std::int64_t c) {
       return static_cast<int>(r * t.block_cols + c);
     case 3:
       return t.variant == 0 ? static_cast<int>((r % 16) * 16 + c % 16) : static_cast<int>(r * 16 + c % 16);
-    case 4: {
-      using S = fp32_default;
-      const int warp = static_cast<int>((r / S::WM) * S::WARPS_N + c / S::WN);
-      const int lane_m = static_cast<int>((r % S::WM) % S::SUB_M) / 4;
-      const int lane_n = static_cast<int>((c % S::WN) % S::SUB_N) / 4;
-      return warp * 32 + lane_m * S::LANES_N + lane_n;
-    }
+    case 4:
+      return t.variant == 1 ? fp32_owner<fp32_128x128>(r, c) : fp32_owner<fp32_128x256>(r, c);
     case 5:  // the warp's first lane
       return t.variant == 0 ? wmma_owner<wmma_256x128>(r, c) : wmma_owner<wmma_128x128>(r, c);
     default: {  // 6: the wgmma accumulator layout (wgmma_layout.cuh)

@@ -36,10 +36,12 @@ inline constexpr std::array<variant, 2> coarsened_variants = {{
     {"coarse-4", "the book's coarsening: 16 x 16 tiles, each thread 4 outputs along a row of C, one A tile reused"},
 }};
 
-// Stage 4: the shared-memory layout of the transposed A tile and the buffering, each measured
-// beside the default (the tile shapes tried are in experiments/tile_configs.cu).
-inline constexpr std::array<variant, 4> fp32_ceiling_variants = {{
-    {"swizzled", "128 x 128 x 8, 256 threads, 8 x 8 per thread, A swizzled in shared memory, double-buffered"},
+// Stage 4: the block tile, the shared-memory layout of the transposed A tile and the buffering,
+// each measured beside the default (other tile shapes: bench/matmul/experiments/).
+inline constexpr std::array<variant, 5> fp32_ceiling_variants = {{
+    {"128x256",
+     "128 x 256 x 8, 256 threads, 8 x 16 per thread, A swizzled in shared memory, double-buffered, one block per SM"},
+    {"128x128", "128 x 128 x 8, 8 x 8 per thread, two blocks per SM (128 registers a thread)"},
     {"padded", "as the default, A padded by 4 floats per row instead of swizzled"},
     {"conflicts", "as the default, A stored plainly: 2-way bank conflicts on its transposed stores"},
     {"single-buffer", "as the default with one shared-memory buffer: two barriers per k-slice, no overlap"},

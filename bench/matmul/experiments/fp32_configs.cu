@@ -24,18 +24,18 @@ void config(bench<float>& b, const std::string& name) {
 void configs(const experiment::shape& s, const std::string& only) {
   bench<float> b(s, only);
   experiment::library_fp32(b);
-  b.measure("4", "the stage (128x128x8, swizzled, two buffers)", [&] { solution::matmul_fp32_ceiling(b.p()); });
-  config<fp32_shape<128, 128, 8, 8, 8, L::swizzled, false>>(b, "128x128x8 single buffer");
-  config<fp32_shape<128, 128, 8, 8, 8, L::padded, true>>(b, "128x128x8 padded");
-  config<fp32_shape<128, 128, 8, 8, 8, L::plain, true>>(b, "128x128x8 conflicts");
-  config<fp32_shape<128, 128, 8, 8, 8, L::swizzled, true, 1>>(b, "128x128x8, 1 block per SM (no register cap)");
-  config<fp32_shape<128, 128, 8, 8, 8, L::swizzled, false, 1>>(b, "128x128x8 single buffer, 1 block per SM");
-  config<fp32_shape<128, 128, 16, 8, 8, L::swizzled, true>>(b, "128x128x16");
-  config<fp32_shape<128, 128, 16, 8, 8, L::swizzled, false>>(b, "128x128x16 single buffer");
-  config<fp32_shape<128, 256, 8, 8, 16, L::swizzled, true, 1>>(b, "128x256x8, 8x16 per thread");
-  config<fp32_shape<256, 128, 8, 16, 8, L::swizzled, true, 1>>(b, "256x128x8, 16x8 per thread");
-  config<fp32_shape<256, 128, 8, 16, 8, L::swizzled, false, 1>>(b, "256x128x8, 16x8 per thread, single buffer");
-  config<fp32_shape<128, 64, 8, 8, 8, L::swizzled, true, 3>>(b, "128x64x8, 128 threads, 3 blocks per SM");
+  b.measure("4", "the stage (128x256x8 8x16 a thread swizzled two buffers)",
+            [&] { solution::matmul_fp32_ceiling(b.p()); });
+  config<fp32_shape<128, 256, 8, 8, 16, L::swizzled, false, 1>>(b, "128x256x8 single buffer");
+  config<fp32_shape<128, 256, 16, 8, 16, L::swizzled, true, 1>>(b, "128x256x16");
+  config<fp32_shape<128, 256, 16, 8, 16, L::swizzled, false, 1>>(b, "128x256x16 single buffer");
+  config<fp32_shape<256, 128, 8, 16, 8, L::swizzled, true, 1>>(b, "256x128x8 16x8 a thread");
+  config<fp32_shape<256, 128, 8, 16, 8, L::swizzled, false, 1>>(b, "256x128x8 16x8 a thread single buffer");
+  config<fp32_128x128>(b, "128x128x8 8x8 a thread two blocks per SM");
+  config<fp32_shape<128, 128, 8, 8, 8, L::swizzled, false>>(b, "128x128x8 single buffer two blocks per SM");
+  config<fp32_shape<128, 128, 8, 8, 8, L::swizzled, true, 1>>(b, "128x128x8 one block per SM (no register cap)");
+  config<fp32_shape<128, 128, 16, 8, 8, L::swizzled, false>>(b, "128x128x16 single buffer two blocks per SM");
+  config<fp32_shape<128, 64, 8, 8, 8, L::swizzled, true, 3>>(b, "128x64x8 128 threads three blocks per SM");
 }
 
 }  // namespace

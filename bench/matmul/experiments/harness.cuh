@@ -83,6 +83,7 @@ class bench {
   void measure(const std::string& stage, const std::string& config, const std::function<void()>& run,
                bool is_library = false) {
     if (!is_library && !only_.empty() && (stage + " " + config).find(only_) == std::string::npos) return;
+    if (config.find(',') != std::string::npos) throw std::invalid_argument("a configuration's name has no comma: " + config);
     std::string line;
     try {
       C_.fill_bytes(0x7F);
@@ -131,7 +132,7 @@ inline void library_fp32(bench<float>& b) {
   b.library("cublasSgemm", "default math", [&] { baseline::cublas_sgemm(b.p()); });
 }
 inline void library_bf16(bench<bf16>& b) {
-  b.library("cublasGemmEx", "bf16, fp32 compute", [&] { baseline::cublas_gemm_bf16(b.p()); });
+  b.library("cublasGemmEx", "bf16 in and out fp32 sums", [&] { baseline::cublas_gemm_bf16(b.p()); });
 }
 
 inline shape parse_shape(const std::string& text) {

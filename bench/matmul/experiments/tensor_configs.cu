@@ -35,7 +35,7 @@ void configs(const experiment::shape& s, const std::string& only) {
   if (s.N % 8 != 0 || s.K % 8 != 0) throw std::invalid_argument("stage 6's configurations need N and K multiples of 8");
   bench<bf16> b(s, only);
   experiment::library_bf16(b);
-  b.measure("5", "the stage (256x128x32, 3 stages)", [&] { solution::matmul_wmma(b.p()); });
+  b.measure("5", "the stage (256x128x32 3 stages)", [&] { solution::matmul_wmma(b.p()); });
   wmma_config<wmma_shape<256, 128, 32, 4, 2, 4>>(b, "256x128x32 4 stages");
   wmma_config<wmma_shape<128, 256, 32, 2, 4, 3>>(b, "128x256x32 3 stages");
   wmma_config<wmma_shape<128, 128, 32, 2, 4, 4>>(b, "128x128x32 4 stages");
@@ -44,18 +44,18 @@ void configs(const experiment::shape& s, const std::string& only) {
   const wb::workspace ws = b.workspace(solution::hopper_workspace_bytes(s.M, s.N, s.K));
   b.measure("6", "the stage (tile by shape: " + std::string(tile_name(hopper_tile_for(s.M, s.N, sm_count()))) + ")",
             [&] { solution::matmul_hopper(b.p(), ws); });
-  hopper_config<hopper_128x256>(b, "128x256, 4 stages, groups of 8");
-  hopper_config<hopper_shape<128, 256, 3, 8, true>>(b, "128x256, 3 stages, groups of 8");
-  hopper_config<hopper_shape<128, 256, 4, 16, true>>(b, "128x256, 4 stages, groups of 16");
-  hopper_config<hopper_shape<128, 256, 4, 4, true>>(b, "128x256, 4 stages, groups of 4");
-  hopper_config<hopper_shape<128, 256, 4, 1, true>>(b, "128x256, 4 stages, row order");
-  hopper_config<hopper_128x128>(b, "128x128, 6 stages");
-  hopper_config<hopper_shape<128, 128, 4, 8, true>>(b, "128x128, 4 stages");
-  hopper_config<hopper_64x128>(b, "64x128, 8 stages");
-  hopper_config<hopper_shape<64, 256, 5, 8, true>>(b, "64x256, 5 stages");
-  hopper_config<hopper_64x64>(b, "64x64, 8 stages");
-  hopper_config<hopper_shape<64, 64, 12, 8, true>>(b, "64x64, 12 stages");
-  hopper_config<hopper_simple>(b, "simple 128x128, 3 stages");
+  hopper_config<hopper_128x256>(b, "128x256 4 stages groups of 8");
+  hopper_config<hopper_shape<128, 256, 3, 8, true>>(b, "128x256 3 stages groups of 8");
+  hopper_config<hopper_shape<128, 256, 4, 16, true>>(b, "128x256 4 stages groups of 16");
+  hopper_config<hopper_shape<128, 256, 4, 4, true>>(b, "128x256 4 stages groups of 4");
+  hopper_config<hopper_shape<128, 256, 4, 1, true>>(b, "128x256 4 stages row order");
+  hopper_config<hopper_128x128>(b, "128x128 6 stages");
+  hopper_config<hopper_shape<128, 128, 4, 8, true>>(b, "128x128 4 stages");
+  hopper_config<hopper_64x128>(b, "64x128 8 stages");
+  hopper_config<hopper_shape<64, 256, 5, 8, true>>(b, "64x256 5 stages");
+  hopper_config<hopper_64x64>(b, "64x64 8 stages");
+  hopper_config<hopper_shape<64, 64, 12, 8, true>>(b, "64x64 12 stages");
+  hopper_config<hopper_simple>(b, "simple 128x128 3 stages");
 }
 
 }  // namespace

@@ -16,17 +16,18 @@ using namespace matmul;
 using namespace matmul::testing;
 
 TEST_SUITE("matmul/4 fp32-ceiling") {
-  TEST_CASE("128x128x8: sizes around the block, warp and sub-tile boundaries and the k-slice") {
-    // block tile 128, warp tile 32 x 64, 4 x 4 sub-tiles 16 and 32 apart, k-slices of 8; K and
-    // N not multiples of 4 take the element-by-element loads and stores.
-    check_shapes(4, {0}, boundary_shapes({1, 3, 4, 5, 7, 8, 9, 31, 32, 33, 63, 64, 65, 127, 128, 129}, 36),
+  TEST_CASE("128x256x8: sizes around the block, warp and sub-tile boundaries and the k-slice") {
+    // block tile 128 x 256, warp tile 32 x 128, 4 x 4 sub-tiles 16 and 32 apart, k-slices of 8;
+    // K and N not multiples of 4 take the element-by-element loads and stores.
+    check_shapes(4, {0},
+                 boundary_shapes({1, 3, 4, 5, 7, 8, 9, 31, 32, 33, 63, 64, 65, 127, 128, 129, 255, 256, 257}, 36),
                  wb::testing::seed(40));
-    check_shapes(4, {0}, {{257, 255, 24}, {129, 257, 70}, {256, 256, 16}}, wb::testing::seed(41));
+    check_shapes(4, {0}, {{257, 255, 24}, {129, 513, 70}, {256, 256, 16}}, wb::testing::seed(41));
   }
   TEST_CASE("every other variant: shared-memory layouts, buffering, tile shapes") {
     for (int v = 1; v < static_cast<int>(fp32_ceiling_variants.size()); ++v) {
       CAPTURE(fp32_ceiling_variants[static_cast<std::size_t>(v)].name);
-      check_shapes(4, {v}, {{129, 130, 17}, {257, 65, 33}, {33, 257, 8}, {1, 1, 1}, {64, 64, 64}},
+      check_shapes(4, {v}, {{129, 130, 17}, {257, 65, 33}, {33, 257, 8}, {1, 1, 1}, {64, 64, 64}, {130, 259, 40}},
                    wb::testing::seed(42 + static_cast<std::uint64_t>(v)));
     }
   }
@@ -71,20 +72,26 @@ TEST_SUITE("matmul/4 fp32-ceiling") {
 #if defined(WB_BACKEND_CPU)
   TEST_CASE("--trace's map of who computes what is the kernel's own thread_tile") {
     // thread_tile is device code: on the cpu backend the host can call it.
-    using S = fp32_shape<128, 128, 8, 8, 8, a_layout::swizzled, true>;
-    const tiling t = tiling_of(4, 0);
-    REQUIRE(t.block_rows == S::BM);
-    REQUIRE(t.threads == S::THREADS);
-    for (int tid = 0; tid < S::THREADS; ++tid) {
-      const track::thread_tile<S> mine(tid);
-      for (int i = 0; i < S::TM; ++i) {
-        for (int j = 0; j < S::TN; ++j) {
-          const int r = mine.row + (i / 4) * S::SUB_M + i % 4, c = mine.col + (j / 4) * S::SUB_N + j % 4;
-          CAPTURE(tid);
-          REQUIRE(owner_thread(t, r, c) == tid);
+    const auto check = [](auto shape, int variant) {
+      using S = decltype(shape);
+      const tiling t = tiling_of(4, variant);
+      REQUIRE(t.block_rows == S::BM);
+      REQUIRE(t.block_cols == S::BN);
+      REQUIRE(t.threads == S::THREADS);
+      for (int tid = 0; tid < S::THREADS; ++tid) {
+        const track::thread_tile<S> mine(tid);
+        for (int i = 0; i < S::TM; ++i) {
+          for (int j = 0; j < S::TN; ++j) {
+            const int r = mine.row + (i / 4) * S::SUB_M + i % 4, c = mine.col + (j / 4) * S::SUB_N + j % 4;
+            CAPTURE(variant);
+            CAPTURE(tid);
+            REQUIRE(owner_thread(t, r, c) == tid);
+          }
         }
       }
-    }
+    };
+    check(fp32_128x256{}, 0);
+    check(fp32_128x128{}, variant_index(4, "128x128"));
   }
 #endif
   WB_GPU_TEST_CASE("[large] M K past 2^31 elements: 64-bit indices, exact small-integer sums") {
