@@ -41,5 +41,5 @@ void configs(const experiment::shape& s, const std::string& only) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  return matmul::experiment::run(argc, argv, "matmul_fp32_configs [--csv FILE] [--only TEXT] SIZE|M,N,K ...", configs);
+  return matmul::experiment::run(argc, argv, "matmul_fp32_configs [--csv FILE] [--only TEXT] [--skip TEXT] SIZE|M,N,K ...", configs);
 }

@@ -2,7 +2,10 @@
 // one timed configuration per line (checked against the reference first), the library rows, and
 // the command line (shapes, --csv, --only).
 //
-//   PROGRAM [--csv FILE] [--only TEXT] SHAPE...     SHAPE: 4096 (a square) or M,N,K
+//   PROGRAM [--csv FILE] [--only TEXT] [--skip TEXT] SHAPE...     SHAPE: 4096 (a square) or M,N,K
+//
+// --only runs the configurations whose stage and name contain TEXT, --skip those that do not
+// (the library rows always run).
 //
 // Each line: M,N,K,stage,configuration,median_ms,tflop_per_s,vs_library,verified. vs_library is
 // the library's median over the configuration's, measured on the same inputs in the same
@@ -57,6 +60,7 @@ class bench {
   explicit bench(shape s, std::string only)
       : s_(s),
         only_(std::move(only)),
+        skip_(skip_text()),
         A_(count(s.M, s.K)),
         B_(count(s.K, s.N)),
         C_(count(s.M, s.N)),
@@ -82,7 +86,9 @@ class bench {
   // not contain --only's text are left out.
   void measure(const std::string& stage, const std::string& config, const std::function<void()>& run,
                bool is_library = false) {
-    if (!is_library && !only_.empty() && (stage + " " + config).find(only_) == std::string::npos) return;
+    const std::string named = stage + " " + config;
+    if (!is_library && !only_.empty() && named.find(only_) == std::string::npos) return;
+    if (!is_library && !skip_.empty() && named.find(skip_) != std::string::npos) return;
     if (config.find(',') != std::string::npos) throw std::invalid_argument("a configuration's name has no comma: " + config);
     std::string line;
     try {
@@ -117,11 +123,16 @@ class bench {
     static std::vector<std::string> all;
     return all;
   }
+  static std::string& skip_text() {
+    static std::string text;
+    return text;
+  }
 
  private:
   static std::size_t count(std::int64_t a, std::int64_t b) { return static_cast<std::size_t>(a * b); }
   shape s_;
   std::string only_;
+  std::string skip_;
   wb::device_buffer<T> A_, B_, C_;
   wb::device_buffer<double> exact_, abs_;
   wb::device_buffer<unsigned char> workspace_;
@@ -152,8 +163,9 @@ inline int run(int argc, char** argv, const char* usage,
   std::vector<shape> shapes;
   try {
     for (std::size_t i = 0; i < args.size(); ++i) {
-      if ((args[i] == "--csv" || args[i] == "--only") && i + 1 < args.size()) {
-        (args[i] == "--csv" ? csv : only) = args[i + 1];
+      if ((args[i] == "--csv" || args[i] == "--only" || args[i] == "--skip") && i + 1 < args.size()) {
+        (args[i] == "--csv" ? csv : args[i] == "--only" ? only : bench<float>::skip_text()) = args[i + 1];
+        bench<bf16>::skip_text() = bench<float>::skip_text();
         ++i;
       } else {
         const shape s = parse_shape(args[i]);

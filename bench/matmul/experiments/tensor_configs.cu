@@ -2,15 +2,18 @@
 // device-made inputs, every output checked against a double-precision product first: each stage
 // itself (through its entry point, as the table runs it: stage 6 takes its tile by the shape),
 // then the solution's kernels with other template arguments: stage 5's block tiles and pipeline
-// depths; stage 6's tiles, ring depths and tile orders, and the simple kernel. Over the sweep's
+// depths; stage 6's tiles, ring depths and tile orders, and the simple kernel; last, stage 6's
+// consumers on alternate tiles (hopper_pingpong.cuh, not in the stage). Over the sweep's
 // shapes (squares 512-8192, M = 16 and 128 with N = K = 8192, K = 16384) this is what the
 // stage's choice of tile by shape is checked against. Needs an sm_90 GPU (compiled for sm_90a).
 //
-//   build-cuda/bench/matmul/matmul_tensor_configs [--csv FILE] [--only TEXT] 4096 8192 16,8192,8192 ...
-//   --only "6 " runs stage 6's configurations alone (and the library rows).
+//   build-cuda/bench/matmul/matmul_tensor_configs [--csv FILE] [--only TEXT] [--skip TEXT] 4096 8192 16,8192,8192 ...
+//   --only "6 " runs stage 6's configurations alone (and the library rows); --skip pingpong all but
+//   those (a kernel that stops with a trap ends every later run of its process).
 #include "harness.cuh"
 
 #include "hopper.cuh"
+#include "hopper_pingpong.cuh"
 #include "wmma.cuh"
 // launch_wmma<S>, launch_hopper<S>; the stages' entry points
 #include "hopper_host.inl"
@@ -29,6 +32,11 @@ template <class S>
 void hopper_config(bench<bf16>& b, const std::string& name) {
   const problem<bf16> p = b.p();  // N and K multiples of 8 (checked below): no padded copies
   b.measure("6", name, [&b, p] { solution::launch_hopper<S>(p, p.A, p.B); });
+}
+
+template <class S>
+void pingpong_config(bench<bf16>& b, const std::string& name) {
+  b.measure("6", name, [&] { experiment::launch_pingpong<S>(b.p()); });
 }
 
 void configs(const experiment::shape& s, const std::string& only) {
@@ -56,6 +64,9 @@ void configs(const experiment::shape& s, const std::string& only) {
   hopper_config<hopper_64x64>(b, "64x64 8 stages");
   hopper_config<hopper_shape<64, 64, 12, 8, true>>(b, "64x64 12 stages");
   hopper_config<hopper_simple>(b, "simple 128x128 3 stages");
+  pingpong_config<experiment::pingpong_shape<128, 128, 6, 8>>(b, "pingpong 128x128 6 stages");
+  pingpong_config<experiment::pingpong_shape<64, 256, 5, 8>>(b, "pingpong 64x256 5 stages");
+  pingpong_config<experiment::pingpong_shape<128, 128, 6, 16>>(b, "pingpong 128x128 6 stages groups of 16");
 }
 
 }  // namespace
@@ -71,6 +82,6 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "%s\n", e.what());
     return 1;
   }
-  return matmul::experiment::run(argc, argv, "matmul_tensor_configs [--csv FILE] [--only TEXT] SIZE|M,N,K ...",
+  return matmul::experiment::run(argc, argv, "matmul_tensor_configs [--csv FILE] [--only TEXT] [--skip TEXT] SIZE|M,N,K ...",
                                  configs);
 }
