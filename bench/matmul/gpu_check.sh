@@ -11,9 +11,11 @@
 #   4 tables       every stage and variant at 4096^3 and 8192^3 beside cuBLAS
 #   5 experiments  matmul_fp32_configs (stage 4's shapes) at 4096 and 8192; matmul_tensor_configs
 #                  (stages 5-6: the tile by shape against every tile, ring depth, tile order) at
-#                  squares 512-8192, M = 16 and 128 with N = K = 8192, K = 16384; then, in a
-#                  process of its own, stage 6's consumers on alternate tiles (ping-pong)
+#                  squares 512-8192, M = 16 and 128 with N = K = 8192, K = 16384; in step 7,
+#                  two kernels not in the stage: its consumers on alternate tiles (ping-pong),
+#                  and clusters of 2 sharing B (TMA multicast)
 #   6 sanitizers   memcheck and racecheck on every variant of stages 4 and 6 at 256 x 200 x 136
+#   7 last         the kernels that are not in the stage, each in a process of its own
 # Results in $OUT (default gpu-out/), eight files: summary.txt (read this first: what passed,
 # the tables, the experiments' lines), logs.tar.gz (every log), table-4096-fp32.csv,
 # table-4096-bf16.csv, table-8192-fp32.csv, table-8192-bf16.csv, fp32_configs.csv,
@@ -108,10 +110,7 @@ if [ "$quick" -eq 0 ]; then
   # ---- 5 the experiments: stage 4's shapes; stages 5-6 over the sweep
   enough 30 "fp32_configs" && experiment fp32_configs 40 matmul_fp32_configs 4096 8192
   sweep=(4096 8192 512 1024 2048 16,8192,8192 128,8192,8192 4096,4096,16384 8192,8192,16384)
-  enough 25 "tensor_configs" && experiment tensor_configs 50 matmul_tensor_configs --skip pingpong "${sweep[@]}"
-  # stage 6's consumers on alternate tiles, in a process of their own (a kernel that traps ends
-  # every later run of its process); their lines stay in the summary and logs.tar.gz
-  enough 20 "pingpong" && experiment pingpong 30 matmul_tensor_configs --only pingpong "${sweep[@]}"
+  enough 25 "tensor_configs" && experiment tensor_configs 50 matmul_tensor_configs --skip pingpong,cluster "${sweep[@]}"
 
   # ---- 6 compute-sanitizer: every variant of stages 4 and 6, small (no cuBLAS rows: not ours)
   if command -v compute-sanitizer >/dev/null; then
@@ -127,6 +126,13 @@ if [ "$quick" -eq 0 ]; then
       note "$tool (stages 4 and 6, every variant, 256 x 200 x 136): exit $rc$([ $rc -eq 124 ] && echo ' (timed out)') — $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$work/logs/sanitize-$tool.log" | tail -1)"
     done
   fi
+
+  # ---- 7 the kernels that are not in the stage, each in a process of its own (a kernel that
+  # traps ends every later run of its process): consumers on alternate tiles; clusters sharing
+  # B by multicast. Their lines stay in the summary and logs.tar.gz.
+  enough 20 "pingpong" && experiment pingpong 30 matmul_tensor_configs --only pingpong "${sweep[@]}"
+  enough 20 "cluster" && experiment cluster 30 matmul_tensor_configs --only cluster "${sweep[@]}"
+
 fi
 stamp summary
 cat "$summary"

@@ -4,14 +4,15 @@
 //
 //   PROGRAM [--csv FILE] [--only TEXT] [--skip TEXT] SHAPE...     SHAPE: 4096 (a square) or M,N,K
 //
-// --only runs the configurations whose stage and name contain TEXT, --skip those that do not
-// (the library rows always run).
+// --only runs the configurations whose stage and name contain TEXT, --skip those that contain
+// none of a comma-separated list (the library rows always run).
 //
 // Each line: M,N,K,stage,configuration,median_ms,tflop_per_s,vs_library,verified. vs_library is
 // the library's median over the configuration's, measured on the same inputs in the same
 // process; a configuration whose output is wrong says "NO" and how many elements were.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <functional>
@@ -88,7 +89,7 @@ class bench {
                bool is_library = false) {
     const std::string named = stage + " " + config;
     if (!is_library && !only_.empty() && named.find(only_) == std::string::npos) return;
-    if (!is_library && !skip_.empty() && named.find(skip_) != std::string::npos) return;
+    if (!is_library && skipped(named)) return;
     if (config.find(',') != std::string::npos) throw std::invalid_argument("a configuration's name has no comma: " + config);
     std::string line;
     try {
@@ -122,6 +123,16 @@ class bench {
   static std::vector<std::string>& lines() {
     static std::vector<std::string> all;
     return all;
+  }
+  bool skipped(const std::string& named) const {
+    std::size_t from = 0;
+    while (from <= skip_.size() && !skip_.empty()) {
+      const std::size_t comma = std::min(skip_.find(',', from), skip_.size());
+      const std::string part = skip_.substr(from, comma - from);
+      if (!part.empty() && named.find(part) != std::string::npos) return true;
+      from = comma + 1;
+    }
+    return false;
   }
   static std::string& skip_text() {
     static std::string text;

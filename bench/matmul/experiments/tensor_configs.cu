@@ -2,17 +2,20 @@
 // device-made inputs, every output checked against a double-precision product first: each stage
 // itself (through its entry point, as the table runs it: stage 6 takes its tile by the shape),
 // then the solution's kernels with other template arguments: stage 5's block tiles and pipeline
-// depths; stage 6's tiles, ring depths and tile orders, and the simple kernel; last, stage 6's
-// consumers on alternate tiles (hopper_pingpong.cuh, not in the stage). Over the sweep's
+// depths; stage 6's tiles, ring depths and tile orders, and the simple kernel; last, two kernels
+// that are not in the stage: its consumers on alternate tiles (hopper_pingpong.cuh) and clusters
+// of two blocks sharing B by TMA multicast (hopper_cluster.cuh). Over the sweep's
 // shapes (squares 512-8192, M = 16 and 128 with N = K = 8192, K = 16384) this is what the
 // stage's choice of tile by shape is checked against. Needs an sm_90 GPU (compiled for sm_90a).
 //
 //   build-cuda/bench/matmul/matmul_tensor_configs [--csv FILE] [--only TEXT] [--skip TEXT] 4096 8192 16,8192,8192 ...
-//   --only "6 " runs stage 6's configurations alone (and the library rows); --skip pingpong all but
-//   those (a kernel that stops with a trap ends every later run of its process).
+//   --only "6 " runs stage 6's configurations alone (and the library rows); --skip pingpong,cluster
+//   all but those (a kernel that stops with a trap ends every later run of its process: run the
+//   experimental kernels in processes of their own, --only pingpong, --only cluster).
 #include "harness.cuh"
 
 #include "hopper.cuh"
+#include "hopper_cluster.cuh"
 #include "hopper_pingpong.cuh"
 #include "wmma.cuh"
 // launch_wmma<S>, launch_hopper<S>; the stages' entry points
@@ -37,6 +40,11 @@ void hopper_config(bench<bf16>& b, const std::string& name) {
 template <class S>
 void pingpong_config(bench<bf16>& b, const std::string& name) {
   b.measure("6", name, [&] { experiment::launch_pingpong<S>(b.p()); });
+}
+
+template <class S>
+void cluster_config(bench<bf16>& b, const std::string& name) {
+  b.measure("6", name, [&] { experiment::launch_cluster<S>(b.p()); });
 }
 
 void configs(const experiment::shape& s, const std::string& only) {
@@ -67,6 +75,8 @@ void configs(const experiment::shape& s, const std::string& only) {
   pingpong_config<experiment::pingpong_shape<128, 128, 6, 8>>(b, "pingpong 128x128 6 stages");
   pingpong_config<experiment::pingpong_shape<64, 256, 5, 8>>(b, "pingpong 64x256 5 stages");
   pingpong_config<experiment::pingpong_shape<128, 128, 6, 16>>(b, "pingpong 128x128 6 stages groups of 16");
+  cluster_config<hopper_128x256>(b, "cluster 2x1 multicast B 128x256 4 stages groups of 8");
+  cluster_config<hopper_shape<128, 256, 4, 16, true>>(b, "cluster 2x1 multicast B 128x256 4 stages groups of 16");
 }
 
 }  // namespace
