@@ -7,6 +7,7 @@
 //   counting --stage 6 --compare               your stage 6 against the solution's
 //   counting --stage 6 --tune                  stage 6's counter layouts and blocks per SM
 //   counting --type int64 --stage 7 --path two-level --phases   stage 7's two-level count, step by step
+//   counting --type int64 --dist mixture --hot-share 0.5 --stage 7   hot keys and a long tail
 //
 // The O(N^2) stages (0, 1, 3, 4) are timed on a small sample first (estimate.hpp); when the
 // estimate for the whole input is too long, the row says "refused" with that estimate.
@@ -20,6 +21,7 @@
 #include <fmt/format.h>
 
 #include "counting.hpp"
+#include "data.hpp"
 #include "estimate.hpp"
 #include "goals.hpp"
 #include "harness.hpp"
@@ -43,12 +45,7 @@ struct options {
   wb::common_options common;
   std::int64_t n = -1;  // -1: the default for this backend and type
   std::string type = "int8";
-  std::string dist = "uniform";
-  std::int64_t distinct = 0;
-  double hot_share = 0.5;        // --dist mixture: the items on the hot keys,
-  std::int64_t hot_keys = 16;    // the hot keys,
-  std::int64_t tail_values = 0;  // the tail's values (0: every tail item distinct)
-  bool sorted = false;           // the generated input sorted ascending
+  counting::generated_input gen;  // --dist and what shapes it
   wb::input_options input;
   bool targets = false;
   std::int64_t chunk = 0;  // --chunk: stage 8's items per transfer (0: its default)
@@ -57,27 +54,6 @@ struct options {
   bool tune = false;
   double budget_s = 0;
 };
-
-template <class T>
-std::vector<T> generate(const options& o, std::size_t count) {
-  const std::uint64_t seed = o.common.seed;
-  if (o.dist == "uniform") return wb::gen::uniform<T>(count, seed);
-  if (o.dist == "one-hot") return wb::gen::all_equal<T>(count, T{42});
-  if (o.dist == "few") return wb::gen::few_distinct<T>(count, seed, static_cast<std::size_t>(o.distinct));
-  if (o.dist == "zipf") return wb::gen::zipf<T>(count, seed, static_cast<std::size_t>(o.distinct));
-  if (o.dist == "mixture")
-    return wb::gen::hot_and_tail<T>(count, seed, o.hot_share, static_cast<std::size_t>(o.hot_keys),
-                                    static_cast<std::size_t>(o.tail_values));
-  return wb::gen::iota<T>(count, seed, true);  // all-distinct (int64 only; checked before)
-}
-
-template <class T>
-std::vector<T> make_input(const options& o, std::int64_t n) {
-  if (o.input.given()) return wb::read_input<T>(o.input, o.n >= 0);
-  std::vector<T> data = generate<T>(o, static_cast<std::size_t>(n));
-  if (o.sorted) counting::parallel_sort(data);
-  return data;
-}
 
 // The chapter's traits for the driver (wb/chapter.hpp): the frequency table of one input.
 template <class T>
@@ -140,7 +116,7 @@ class counting_chapter {
   }
 
   void after_report(const wb::report& report) {
-    if (o_.targets) counting::print_goals(report, {std::is_same_v<T, std::int8_t>, n_, o_.dist, o_.distinct});
+    if (o_.targets) counting::print_goals(report, {std::is_same_v<T, std::int8_t>, n_, o_.gen.dist, o_.gen.distinct});
     if (!report.all_verified()) std::printf("\nsome stage gave a WRONG table (see the notes)\n");
   }
 
@@ -157,13 +133,7 @@ class counting_chapter {
   std::string describe() const {
     const std::string type = std::is_same_v<T, std::int8_t> ? "int8" : "int64";
     if (o_.input.given()) return fmt::format("{} {} items from {}", n_, type, o_.input.source());
-    std::string d = o_.dist;
-    if (o_.dist == "few" || o_.dist == "zipf") d += fmt::format(" ({} distinct)", o_.distinct);
-    if (o_.dist == "mixture")
-      d += fmt::format(" ({:g}% on {} hot keys, the rest {})", 100 * o_.hot_share, o_.hot_keys,
-                       o_.tail_values > 0 ? fmt::format("over {} values", o_.tail_values) : std::string("distinct"));
-    if (o_.sorted) d += ", sorted";
-    return fmt::format("{} {} items, {}, seed {}", n_, type, d, o_.common.seed);
+    return fmt::format("{} {} items, {}, seed {}", n_, type, counting::describe(o_.gen), o_.common.seed);
   }
 
   std::vector<std::pair<counting::config, std::string>> configs(int stage) const {
@@ -298,25 +268,15 @@ int run(options& o) {
   std::int64_t n = o.n >= 0 || explicit_input ? std::max<std::int64_t>(o.n, 0)
                    : wb::backend_is_cuda     ? (int8 ? 1'000'000'000 : std::int64_t{1} << 26)
                                              : std::int64_t{1} << 18;
-  if (int8 && o.dist == "all-distinct" && !explicit_input && n > 256) {
-    throw wb::usage_error("--dist all-distinct: int8 has only 256 values; use --type int64 or --n <= 256");
-  }
-  if ((o.dist == "few" || o.dist == "zipf") && o.distinct < 1)
-    throw wb::usage_error("--distinct must be at least 1 for --dist " + o.dist);
-  if (o.dist == "zipf" && int8 && o.distinct > 128)
-    throw wb::usage_error("--dist zipf draws values 0..K-1: K must be <= 128 for int8");
-  if (o.dist == "zipf" && o.distinct > (std::int64_t{1} << 27))  // the generator keeps a table of K weights
-    throw wb::usage_error(fmt::format("--dist zipf: --distinct must be at most 2^27 (got {})", o.distinct));
-  if (o.dist == "mixture" && int8) throw wb::usage_error("--dist mixture: int64 only (its tail needs more than 256 values)");
-  if (o.dist == "mixture" && o.hot_share > 0 && o.hot_keys < 1)
-    throw wb::usage_error("--dist mixture: --hot-keys must be at least 1 where --hot-share is above 0");
-  if (o.sorted && explicit_input) throw wb::usage_error("--sorted sorts generated input, not --input or --input-file");
+  if (!explicit_input) counting::require_generable<T>(o.gen, n);
+  if (o.gen.sorted && explicit_input) throw wb::usage_error("--sorted sorts generated input, not --input or --input-file");
   // --print shows every stage's table: refused before any work for an input too long to read.
   if (o.common.print && !explicit_input) wb::require_printable(static_cast<std::uint64_t>(n), "the input");
   const std::uint64_t bytes = wb::bytes_for(static_cast<std::uint64_t>(n), sizeof(T) * 3, "the input");
   wb::require_memory(bytes, bytes, "counting");
 
-  std::vector<T> data = make_input<T>(o, n);
+  std::vector<T> data = explicit_input ? wb::read_input<T>(o.input, o.n >= 0)
+                                       : counting::generate<T>(o.gen, static_cast<std::size_t>(n), o.common.seed);
   n = std::ssize(data);
   if (o.common.print) wb::require_printable(static_cast<std::uint64_t>(n), "the input");
   // A chunk longer than the input would only allocate staging buffers nobody fills.
@@ -334,20 +294,20 @@ int main(int argc, char** argv) {
   wb::add_size_option(app, "--n", o.n, "items (e.g. 1000000, 1e9, 2^30); default 10^9 int8 / 2^26 int64 on a GPU, 2^18 on the cpu backend",
                       1'000'000'000'000);
   app.add_option("--type", o.type, "item type")->check(CLI::IsMember({"int8", "int64"}))->capture_default_str();
-  app.add_option("--dist", o.dist,
+  app.add_option("--dist", o.gen.dist,
                  "generated data: uniform, one-hot (every item the same), few, all-distinct (int64), zipf, mixture (int64: "
                  "hot keys and a tail)")
       ->check(CLI::IsMember({"uniform", "one-hot", "few", "all-distinct", "zipf", "mixture"}))
       ->capture_default_str();
-  wb::add_size_option(app, "--distinct", o.distinct, "distinct values for --dist few and zipf, e.g. 2^20");
-  auto* hot_share = app.add_option("--hot-share", o.hot_share, "--dist mixture: the share of the items on the hot keys")
-                        ->check(CLI::Range(0.0, 1.0))
-                        ->capture_default_str();
-  auto* hot_keys = wb::add_size_option(app, "--hot-keys", o.hot_keys, "--dist mixture: the hot keys, e.g. 16 (default 16)");
-  auto* tail_values = wb::add_size_option(app, "--tail-values", o.tail_values,
-                                          "--dist mixture: the values the tail draws from, e.g. 2^16 (default: every tail "
-                                          "item distinct)");
-  app.add_flag("--sorted", o.sorted, "sort the generated input ascending");
+  wb::add_size_option(app, "--distinct", o.gen.distinct, "distinct values for --dist few and zipf, e.g. 2^20");
+  const std::vector<CLI::Option*> mixture_only = {
+      app.add_option("--hot-share", o.gen.hot_share, "--dist mixture: the share of the items on the hot keys")
+          ->check(CLI::Range(0.0, 1.0))
+          ->capture_default_str(),
+      wb::add_size_option(app, "--hot-keys", o.gen.hot_keys, "--dist mixture: the hot keys, e.g. 16")->capture_default_str(),
+      wb::add_size_option(app, "--tail-values", o.gen.tail_values,
+                          "--dist mixture: the values the tail draws from, e.g. 2^16 (default: every tail item distinct)")};
+  app.add_flag("--sorted", o.gen.sorted, "sort the generated input ascending");
   wb::add_input_options(app, o.input, "the items themselves, comma separated (e.g. 3,1,6,2,1,3,6)",
                         "read the items from a file (whitespace separated, # comments)");
   app.add_option("--variant", o.cfg.variant, "stage 6's counter layout: 0 16-bit atomics, 1 16-bit plain, 2 8-bit plain, 3 per-warp")
@@ -365,11 +325,10 @@ int main(int argc, char** argv) {
   app.add_option("--budget", o.budget_s, "seconds an O(N^2) stage may take before it is refused (default 20 on a GPU, 5 on the cpu backend)")
       ->check(CLI::Range(0.0, 1e6));
   return wb::run_main(app, argc, argv, [&] {
+    for (const CLI::Option* option : mixture_only)
+      if (option->count() > 0 && o.gen.dist != "mixture") throw wb::usage_error(option->get_name() + " goes with --dist mixture");
     // Stage 7 estimates the distinct keys itself (cfg.hash.expected_distinct stays 0): --distinct
     // only shapes the generated input.
-    for (const CLI::Option* mixture_only : {hot_share, hot_keys, tail_values})
-      if (mixture_only->count() > 0 && o.dist != "mixture")
-        throw wb::usage_error(mixture_only->get_name() + " goes with --dist mixture");
     o.cfg.hash = o.stage7.resolved();
     try {
       counting::validate(o.cfg);

@@ -3,40 +3,16 @@
 // run-length pass), for large int64 inputs with the sort split over the host's cores.
 #pragma once
 
-#include <algorithm>
 #include <cstdint>
-#include <thread>
 #include <type_traits>
 #include <vector>
 
 #include "counting.hpp"
+#include "data.hpp"
 
 namespace counting {
 
-// std::sort split over the host's cores: sort the parts in parallel, merge them pairwise in
-// parallel (--sorted inputs, and the reference below).
-template <class T>
-void parallel_sort(std::vector<T>& v) {
-  const std::size_t parts = std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, 64);
-  std::vector<std::size_t> bounds(parts + 1);
-  for (std::size_t p = 0; p <= parts; ++p) bounds[p] = v.size() * p / parts;
-  auto in_parallel = [](std::size_t count, const auto& work) {
-    std::vector<std::thread> threads;
-    for (std::size_t i = 0; i < count; ++i) threads.emplace_back(work, i);
-    for (auto& t : threads) t.join();
-  };
-  in_parallel(parts, [&](std::size_t p) { std::sort(v.begin() + bounds[p], v.begin() + bounds[p + 1]); });
-  for (std::size_t width = 1; width < parts; width *= 2) {
-    const std::size_t pairs = (parts + 2 * width - 1) / (2 * width);
-    in_parallel(pairs, [&](std::size_t i) {
-      const std::size_t lo = 2 * width * i, mid = std::min(lo + width, parts), hi = std::min(lo + 2 * width, parts);
-      std::inplace_merge(v.begin() + bounds[lo], v.begin() + bounds[mid], v.begin() + bounds[hi]);
-    });
-  }
-}
-
-// Stage 2's int64 path spread over the host's cores: the parallel sort, then the same
-// run-length pass.
+// Stage 2's int64 path spread over the host's cores (parallel_sort), then the same run-length pass.
 template <class T>
 std::vector<entry<T>> parallel_sorted_count(const std::vector<T>& data) {
   std::vector<T> v(data);

@@ -16,14 +16,14 @@ void run(const K* keys_in, K* keys_out, const std::uint32_t* values_in, std::uin
   using namespace sort::onesweep;
   constexpr int passes = static_cast<int>(sizeof(bits_of<K>));
   const std::int64_t tile = Shape::tile;
-  const std::int64_t tiles = (n + tile - 1) / tile;
-  const std::int64_t portion_tiles = portion_tiles_for(tile, cfg.portion);
-  const std::int64_t portions = (tiles + portion_tiles - 1) / portion_tiles;
-  carver pieces(ws, "sort_onesweep");
-  K* other_keys = pieces.take<K>(n);
-  std::uint32_t* other_values = pieces.take<std::uint32_t>(n);
-  const layout l = layout_for(tiles, portions);
-  unsigned char* scratch = pieces.take<unsigned char>(static_cast<std::int64_t>(l.end));
+  const workspace_pieces w = carve(ws, n, sizeof(K), tile, cfg);
+  const std::int64_t tiles = w.tiles;
+  const std::int64_t portion_tiles = w.portion_tiles;
+  const std::int64_t portions = w.portions;
+  K* other_keys = static_cast<K*>(w.other_keys);
+  std::uint32_t* other_values = w.other_values;
+  const layout& l = w.offsets;
+  unsigned char* scratch = w.scratch;
   auto* counters = reinterpret_cast<unsigned*>(scratch + l.counters);
   auto* histogram = reinterpret_cast<unsigned long long*>(scratch + l.histogram);
   auto* status0 = reinterpret_cast<unsigned*>(scratch + l.status0);
@@ -80,9 +80,7 @@ void run_stage_shape(const K* keys_in, K* keys_out, const std::uint32_t* values_
 template <class K, bool Pairs>
 void dispatch(const K* keys_in, K* keys_out, const std::uint32_t* values_in, std::uint32_t* values_out,
               std::int64_t n, const workspace& ws, const config& cfg) {
-  const std::int64_t long_from = cfg.onesweep_long_tiles_from > 0 ? cfg.onesweep_long_tiles_from
-                                                                  : sort::onesweep::long_tiles_from;
-  if (n >= long_from) {
+  if (sort::onesweep::long_tiles_for(n, cfg)) {
     run_stage_shape<K, Pairs, true>(keys_in, keys_out, values_in, values_out, n, ws, cfg);
   } else {
     run_stage_shape<K, Pairs, false>(keys_in, keys_out, values_in, values_out, n, ws, cfg);

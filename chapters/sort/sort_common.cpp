@@ -107,6 +107,19 @@ int device_sm_count() {
   }
   return sms;
 }
+
+std::vector<pass_mode> pass_modes(const workspace& ws, std::int64_t n, std::size_t key_bytes, bool flipped,
+                                  bool pairs, const config& cfg) {
+  const int passes = static_cast<int>(key_bytes);  // one 8-bit digit per byte
+  if (n == 0) return std::vector<pass_mode>(static_cast<std::size_t>(passes), pass_skip);  // nothing ran
+  const workspace_pieces w = carve(ws, n, key_bytes, stage_shape(key_bytes, flipped, pairs, long_tiles_for(n, cfg)).tile(), cfg);
+  std::vector<pass_plan> plan(static_cast<std::size_t>(passes));
+  WB_CHECK(cudaMemcpy(plan.data(), w.scratch + w.offsets.plan, plan.size() * sizeof(pass_plan), cudaMemcpyDeviceToHost));
+  std::vector<pass_mode> modes;
+  for (const pass_plan& p : plan) modes.push_back(static_cast<pass_mode>(p.mode));
+  return modes;
+}
+
 }  // namespace onesweep
 
 std::int64_t onesweep_tile(std::size_t key_bytes, bool pairs) {

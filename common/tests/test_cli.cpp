@@ -22,10 +22,13 @@ struct run_result {
   std::string out;
   std::string err;
 };
+// `add` adds the options under test besides the common ones.
 run_result run_cli(std::vector<std::string> words, wb::common_options& options,
-                   const std::function<int()>& body = [] { return 0; }) {
+                   const std::function<int()>& body = [] { return 0; },
+                   const std::function<void(CLI::App&)>& add = {}) {
   CLI::App app{"test"};
   wb::add_common_options(app, options);
+  if (add) add(app);
   words.insert(words.begin(), "prog");
   std::vector<char*> argv;
   for (auto& w : words) argv.push_back(w.data());
@@ -274,19 +277,12 @@ TEST_CASE("sizes: digits, powers and scientific notation; what cannot be read is
 
 TEST_CASE("size options: the syntax on the command line, the option's limit, exit 2 when unread") {
   const auto parse = [](std::vector<std::string> words, std::int64_t& n, int& block) {
-    CLI::App app{"test"};
     wb::common_options options;
-    wb::add_common_options(app, options);
-    wb::add_size_option(app, "--n", n, "items", std::uint64_t{1} << 40);
-    wb::add_size_option(app, "--block", block, "threads");
-    words.insert(words.begin(), "prog");
-    std::vector<char*> argv;
-    for (auto& w : words) argv.push_back(w.data());
-    std::ostringstream err;
-    auto* old_err = std::cerr.rdbuf(err.rdbuf());
-    const int code = wb::run_main(app, static_cast<int>(argv.size()), argv.data(), [] { return 0; });
-    std::cerr.rdbuf(old_err);
-    return std::pair{code, err.str()};
+    const run_result r = run_cli(words, options, [] { return 0; }, [&](CLI::App& app) {
+      wb::add_size_option(app, "--n", n, "items", std::uint64_t{1} << 40);
+      wb::add_size_option(app, "--block", block, "threads");
+    });
+    return std::pair{r.code, r.err};
   };
   std::int64_t n = -1;
   int block = 0;
@@ -310,16 +306,10 @@ TEST_CASE("size options: the syntax on the command line, the option's limit, exi
 
 TEST_CASE("--input and --input-file: an empty list is an input; the two exclude each other; --n does not go with them") {
   const auto parse = [](std::vector<std::string> words, wb::input_options& input) {
-    CLI::App app{"test"};
-    wb::add_input_options(app, input, "items", "a file of items");
-    words.insert(words.begin(), "prog");
-    std::vector<char*> argv;
-    for (auto& w : words) argv.push_back(w.data());
-    std::ostringstream err;
-    auto* old_err = std::cerr.rdbuf(err.rdbuf());
-    const int code = wb::run_main(app, static_cast<int>(argv.size()), argv.data(), [] { return 0; });
-    std::cerr.rdbuf(old_err);
-    return code;
+    wb::common_options options;
+    return run_cli(words, options, [] { return 0; },
+                   [&](CLI::App& app) { wb::add_input_options(app, input, "items", "a file of items"); })
+        .code;
   };
   wb::input_options none;
   CHECK(parse({}, none) == 0);

@@ -14,6 +14,7 @@
 #pragma once
 
 #include "wb/device/co_rank_lower_bound.cuh"
+#include "wb/device/min_max.hpp"
 #include "wb/device/thread_merge.cuh"
 #include "wb/kernel.hpp"
 
@@ -107,8 +108,7 @@ __device__ __forceinline__ void merge_tile(const K* __restrict__ A, int A_length
   // 2. Each thread: co-rank its first output in shared memory, merge ITEMS in registers.
   const K* A_S = AB_S;
   const K* B_S = AB_S + A_length;
-  const int first = static_cast<int>(threadIdx.x) * ITEMS;
-  const int c_curr = C_length < first ? C_length : first;
+  const int c_curr = min_of(static_cast<int>(threadIdx.x) * ITEMS, C_length);
   const int a_curr = co_rank_lower_bound<K, int>(c_curr, A_S, A_length, B_S, B_length);
   K keys[ITEMS];
   int from[ITEMS];

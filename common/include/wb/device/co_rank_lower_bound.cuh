@@ -12,6 +12,7 @@
 // the sort chapter's merge sort uses it.
 #pragma once
 
+#include "wb/device/min_max.hpp"
 #include "wb/runtime.hpp"
 
 namespace wb::device {
@@ -36,9 +37,8 @@ __host__ __device__ inline Index co_rank_lower_bound_within(Index k, const K* A,
 // co_rank(k) for A[0, m) and B[0, n).
 template <class K, class Index>
 __host__ __device__ inline Index co_rank_lower_bound(Index k, const K* A, Index m, const K* B, Index n) {
-  const Index low = Index{0} < k - n ? k - n : Index{0};  // the answer lies in [max(0, k-n), min(k, m)]
-  const Index high = m < k ? m : k;
-  return co_rank_lower_bound_within(k, A, B, low, high);
+  // The answer lies in [max(0, k-n), min(k, m)].
+  return co_rank_lower_bound_within(k, A, B, max_of<Index>(0, k - n), min_of(k, m));
 }
 
 }  // namespace wb::device

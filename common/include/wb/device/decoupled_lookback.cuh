@@ -167,7 +167,6 @@ __device__ T tile_look_back(const tile_status<T>& status, std::int64_t tile, T a
 struct tile_counter_status {
   static constexpr int count_bits = 30;
   static constexpr unsigned count_mask = (1u << count_bits) - 1u;
-  static constexpr unsigned max_count = count_mask;
 
   unsigned* words;  // words[tile * counters + counter], zero (invalid) before the look-back starts
   int counters;     // counters per tile
