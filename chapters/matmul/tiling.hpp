@@ -1,7 +1,7 @@
 // Who computes what, stage by stage: each stage's block tile of C and which thread of the
 // block owns each element of it, from the stage's own parameters (its shape structs and the
 // wgmma accumulator layout). --trace prints it, --svg draws it (trace.cpp), and the checks
-// hold it against the kernels' own index arithmetic (tests/test_tiling.cpp).
+// hold it against the kernels' own index arithmetic (tests/test_checks.cpp, tests/test_hopper_layout.cpp).
 #pragma once
 
 #include <cstdint>

@@ -1,9 +1,11 @@
-// Helpers shared by the matmul checks: the inputs of a case, a runner that puts it on the
-// device (outputs poisoned), runs one stage of this build's track and brings C back, and the
-// checks against the double-precision reference (error bound) and the exact product.
+// What the matmul checks share: the inputs of a case, a runner that puts it on the device
+// (outputs poisoned), runs one stage of this build's track and brings C back, the checks against
+// the double-precision reference (error bound) and the exact product, the runner of the
+// defective variants, and problems past 2^31 elements made and checked on the device.
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <initializer_list>
 #include <string>
 #include <vector>
@@ -68,5 +70,24 @@ void check_special_matrices(int stage, const config& cfg, std::uint64_t seed);
 // K = 0 (no term: C is all zero, every element written) at shapes of one element, of one
 // block's tile and of several blocks, odd and even.
 void check_zero_k(int stage, const config& cfg, std::uint64_t seed);
+
+// The defective variant's (defective_variants.hpp) C for the case (poisoned first), with A and B followed by a row of
+// 1000s: a kernel that reads past a matrix reads those, not memory it does not own.
+std::vector<float> run_defective(const inputs& in, const std::function<void(const float*, const float*, float*)>& run);
+// Is C the product of the case's fp32 inputs within the bound?
+bool right(const inputs& in, const std::vector<float>& C);
+// A race shows on the cpu backend under a fixed scheduling order: runs `f` under in-order and
+// reverse, then restores the order this run started with. On a GPU the outcome of a race is
+// not fixed (f runs once): there compute-sanitizer --tool racecheck is the check.
+void under_fixed_orders(const std::function<void(const char*)>& f);
+
+// Problems past 2^31 elements (64-bit indices) for the [large] checks of stages 4-6
+// (test_support_large.cu): runs `stage(problem)` on M x K times K x N small-integer matrices of
+// T (float or bf16) made on the device from a hash of the index (every sum exact in fp32); ""
+// when C is the product computed on the device in double precision and rounded once to T, else
+// the first wrong element.
+template <class T>
+std::string check_large(std::int64_t M, std::int64_t N, std::int64_t K,
+                        const std::function<void(const problem<T>&)>& stage);
 
 }  // namespace matmul::testing

@@ -1,4 +1,6 @@
-#include "large.hpp"
+// The device half of test_support.hpp: problems past 2^31 elements made and checked on the
+// device (check_large).
+#include "test_support.hpp"
 
 #include <string>
 

@@ -1,15 +1,14 @@
-// Stage 6. On every machine: the layouts and the bookkeeping (wgmma_layout.cuh,
+// Stage 6's pieces, on every machine: the layouts and the bookkeeping (wgmma_layout.cuh,
 // pipeline.cuh) against the PTX ISA's definitions, written here independently of the track's
 // code: the TMA's 128-byte swizzle, the descriptors wgmma reads its operands through, the
-// accumulator's fragment layout, the ring's stages and phases, the tile order. On an sm_90
-// GPU: the kernels themselves.
+// accumulator's fragment layout, the ring's stages and phases, the tile order, the tile by the
+// problem's shape. The kernels themselves run in test_checks.cpp (on an sm_90 GPU).
 #include <algorithm>
 #include <set>
 
 #include <fmt/format.h>
 
-#include "helpers.hpp"
-#include "large.hpp"
+#include "test_support.hpp"
 #include "hopper_shape.hpp"
 #include "pipeline.cuh"
 #include "tiling.hpp"
@@ -74,7 +73,6 @@ TEST_SUITE("matmul/6 hopper") {
       CHECK(*chunks.begin() == row * 128);
     }
   }
-
   TEST_CASE("a descriptor's bit fields") {
     const descriptor_fields d = decode(hop::make_descriptor(0x1230, 16, 1024));
     CHECK(d.start == 0x1230);
@@ -88,7 +86,6 @@ TEST_SUITE("matmul/6 hopper") {
     CHECK(e.leading == 8192);
     CHECK(e.stride == 2048);
   }
-
   TEST_CASE("A descriptors read back what the TMA stored: each consumer's 64 rows, each k16 step") {
     const auto S = hopper_shape<128, 256, 4, 8, true>{};
     for (std::uint32_t first_row = 0; first_row < static_cast<std::uint32_t>(S.BM); first_row += 64) {
@@ -110,7 +107,6 @@ TEST_SUITE("matmul/6 hopper") {
       }
     }
   }
-
   TEST_CASE("B descriptors read back what the TMA stored: 64-column boxes, each k16 step") {
     for (std::uint32_t kk = 0; kk < 4; ++kk) {
       const descriptor_fields d = decode(hop::b_descriptor(tile_address, kk));
@@ -128,7 +124,6 @@ TEST_SUITE("matmul/6 hopper") {
       }
     }
   }
-
   TEST_CASE("the accumulator's fragment layout: every output of 64 x N exactly once, as the PTX figure draws it") {
     for (const int N : {128, 256}) {
       std::set<std::pair<int, int>> seen;
@@ -157,7 +152,6 @@ TEST_SUITE("matmul/6 hopper") {
     CHECK(hop::accumulator_row(127, 127) == 63);
     CHECK(hop::accumulator_col(127, 127) == 255);
   }
-
   TEST_CASE("the ring: stage n % STAGES, one phase per pass; the producer's first pass does not wait") {
     for (const int stages : {3, 4}) {
       int stage = 0;
@@ -179,7 +173,6 @@ TEST_SUITE("matmul/6 hopper") {
     CHECK(hop::ring_at(3, 4).parity == 0);
     CHECK(hop::ring_at(4, 4).parity == 1);
   }
-
   TEST_CASE("the grouped tile order visits every tile once; a group goes down its rows first") {
     for (const auto& [tiles_m, tiles_n, group] :
          {std::tuple{32, 16, 8}, std::tuple{7, 5, 3}, std::tuple{1, 9, 8}, std::tuple{10, 1, 4}, std::tuple{5, 6, 1}}) {
@@ -201,7 +194,6 @@ TEST_SUITE("matmul/6 hopper") {
     CHECK(hop::grouped_tile(5, 5, 6, 1).row == 0);  // group 1: row by row
     CHECK(hop::grouped_tile(6, 5, 6, 1).row == 1);
   }
-
   TEST_CASE("--trace's map of who computes what is the accumulator layout") {
     for (int variant = 0; variant < static_cast<int>(hopper_variants.size()); ++variant) {
       const tiling t = tiling_of(6, variant, 256, 256);
@@ -222,7 +214,6 @@ TEST_SUITE("matmul/6 hopper") {
       }
     }
   }
-
   TEST_CASE("the tile by the problem's shape: 128 x 256 when there are about as many as SMs, else smaller") {
     const std::int64_t sms = 132;  // an H100 SXM
     struct expectation {
@@ -252,61 +243,6 @@ TEST_SUITE("matmul/6 hopper") {
         }
         if (chosen < 3) REQUIRE(10 * hopper_tiles(M, N, sides[chosen][0], sides[chosen][1]) >= 9 * sms);
       }
-    }
-  }
-
-#if defined(WB_BACKEND_CPU)
-  TEST_CASE("on the cpu backend the stage says it needs an sm_90 GPU") {
-    const inputs in = make_inputs(6, 8, 8, 8, fill::uniform, fill::uniform, 1);
-    CHECK_THROWS_WITH_AS(run_stage(6, in), doctest::Contains("needs an sm_90 GPU"), stage_unavailable);
-  }
-#endif
-
-  WB_GPU_TEST_CASE("every variant: sizes around tiles, k-blocks and the padding the TMA needs") {
-    for (int v = 0; v < static_cast<int>(hopper_variants.size()); ++v) {
-      CAPTURE(hopper_variants[static_cast<std::size_t>(v)].name);
-      try {
-        // tiles from 64 x 64 to 128 x 256, k-blocks of 64 in a 3- to 8-stage ring (K up to 13
-        // k-blocks wraps it several times); K or N no multiple of 8 goes through the padded
-        // copies
-        check_shapes(6, {v}, boundary_shapes({1, 8, 31, 32, 33, 63, 64, 65, 127, 128, 129, 255, 256, 257}, 72),
-                     wb::testing::seed(80 + static_cast<std::uint64_t>(v)));
-        check_shapes(6, {v}, {{1000, 700, 824}, {300, 520, 33}, {64, 64, 3}}, wb::testing::seed(90));
-      } catch (const stage_unavailable& e) {
-        MESSAGE(e.what());  // not an sm_90 GPU: the stage says so instead of running
-        CHECK(std::string(e.what()).find("sm_90") != std::string::npos);
-        return;
-      }
-    }
-  }
-  WB_GPU_TEST_CASE("a NaN or infinity in A reaches exactly its row; zero, identity and extreme matrices") {
-    try {
-      check_nan_and_inf_rows(6, {}, wb::testing::seed(91));
-      check_special_matrices(6, {}, wb::testing::seed(92));
-      check_nan_and_inf_rows(6, {variant_index(6, "simple")}, wb::testing::seed(93));
-    } catch (const stage_unavailable& e) {
-      CHECK(std::string(e.what()).find("sm_90") != std::string::npos);
-    }
-  }
-  WB_GPU_TEST_CASE("K = 0: every variant writes an all-zero C") {
-    try {
-      for (int v = 0; v < static_cast<int>(hopper_variants.size()); ++v) {
-        CAPTURE(hopper_variants[static_cast<std::size_t>(v)].name);
-        check_zero_k(6, {v}, wb::testing::seed(94));
-      }
-    } catch (const stage_unavailable& e) {
-      CHECK(std::string(e.what()).find("sm_90") != std::string::npos);
-    }
-  }
-  WB_GPU_TEST_CASE("[large] M K past 2^31 elements: 64-bit indices, exact small-integer sums") {
-    // A holds 32769 x 65544 > 2^31 elements: every index past 2^31 must be 64-bit.
-    try {
-      const std::string wrong = check_large<bf16>(32769, 64, 65544, [](const bf16_problem& p) {
-        track::matmul_hopper(p, {});  // K and N multiples of 8: no workspace
-      });
-      CHECK_MESSAGE(wrong.empty(), wrong);
-    } catch (const stage_unavailable& e) {
-      CHECK(std::string(e.what()).find("sm_90") != std::string::npos);
     }
   }
 }

@@ -1,36 +1,28 @@
-// Stage 2: shared-memory tiles with the boundary checks; MM1 and the missing barrier as
-// defective variants that fail where the stage passes.
+// The source defect and the pitfalls of the table in the README, each with its defective
+// variant (defective_variants.hpp): the variant fails where the stage passes.
 #include <fmt/format.h>
 
-#include "defect_runner.hpp"
-#include "defective.hpp"
-#include "helpers.hpp"
-#include "variants.hpp"
+#include "defective_variants.hpp"
+#include "test_support.hpp"
 
 using namespace matmul;
 using namespace matmul::testing;
 
-TEST_SUITE("matmul/2 tiled") {
-  TEST_CASE("TILE_WIDTH 16: sizes around every tile boundary, within the bound, exact on small integers") {
-    check_shapes(2, {0}, boundary_shapes({1, 15, 16, 17, 31, 32, 33, 47, 48, 49}, 23), wb::testing::seed(20));
-  }
-  TEST_CASE("TILE_WIDTH 32 and 8") {
-    check_shapes(2, {1}, boundary_shapes({1, 31, 32, 33, 65}, 40), wb::testing::seed(21));
-    check_shapes(2, {2}, boundary_shapes({1, 7, 8, 9, 17}, 12), wb::testing::seed(22));
-  }
-  TEST_CASE("a NaN or infinity in A reaches exactly its row") {
-    check_nan_and_inf_rows(2, {}, wb::testing::seed(23));
-  }
-  TEST_CASE("zero, identity and extreme matrices; empty shapes") {
-    check_special_matrices(2, {}, wb::testing::seed(24));
-  }
-  TEST_CASE("K = 0: every variant writes an all-zero C") {
-    for (int v = 0; v < static_cast<int>(tiled_variants.size()); ++v) {
-      CAPTURE(tiled_variants[static_cast<std::size_t>(v)].name);
-      check_zero_k(2, {v}, wb::testing::seed(26));
+TEST_SUITE("matmul/1 naive") {
+  TEST_CASE("a k loop off by one (k <= K) reads one term too many; the stage's loop is right") {
+    for (const std::int64_t K : {1, 2, 31, 33}) {
+      const inputs in = make_inputs(1, 9, 35, K, fill::small_integers, fill::small_integers, wb::testing::seed(74));
+      const auto C = run_defective(in, [&](const float* A, const float* B, float* C_) {
+        defective::matmul_naive_k_off_by_one(A, B, C_, in.M, in.N, in.K);
+      });
+      CAPTURE(K);
+      CHECK_FALSE(right(in, C));
+      CHECK(right(in, run_stage(1, in)));
     }
   }
+}
 
+TEST_SUITE("matmul/2 tiled") {
   TEST_CASE("MM1: the printed kernel assumes M, N, K are multiples of TILE_WIDTH; at 33 it fails, the fix passes") {
     for (const std::int64_t size : {33, 47}) {
       const inputs in =

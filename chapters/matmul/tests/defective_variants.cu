@@ -1,4 +1,4 @@
-#include "defective.hpp"
+#include "defective_variants.hpp"
 
 #include "wb/kernel.hpp"
 
