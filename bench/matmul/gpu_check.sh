@@ -1,31 +1,34 @@
 #!/usr/bin/env bash
 # One command for an H100 (any sm_90 GPU): build the matmul chapter's targets (cuda backend),
 # check them, measure them against cuBLAS. Each step has a time limit and the run stops starting
-# steps near its deadline (MATMUL_GPU_BUDGET seconds, default 285: under 5 minutes in all):
+# steps near its deadline (MATMUL_GPU_BUDGET seconds, default 285: under 5 minutes in all), so
+# the steps come in the order they matter:
 #   1 build        matmul, matmul_tests, matmul_fp32_configs, matmul_tensor_configs
-#   2 smoke        every stage and variant once at odd sizes (1000 x 904 x 520; 333 x 301 x 77,
-#                  whose rows the TMA cannot read directly)
-#   3 checks       matmul_tests (stages 5-6 and the library rows on the GPU), the command-line
-#                  tests (a failing one's output in logs/ctest.log); SASS: HGMMA in stage 6's
-#                  kernels, HMMA in stage 5's
-#   4 tables       every stage and variant at 4096^3 and 8192^3 beside cuBLAS
-#   5 experiments  matmul_fp32_configs (stage 4's shapes) at 4096 and 8192; matmul_tensor_configs
-#                  (stages 5-6: the tile by shape against every tile, ring depth, tile order) at
-#                  squares 512-8192, M = 16 and 128 with N = K = 8192, K = 16384; in step 7,
-#                  two kernels not in the stage: its consumers on alternate tiles (ping-pong),
-#                  and clusters of 2 sharing B (TMA multicast)
+#   2 checks       matmul_tests (stages 5-6, the library rows and the [large] checks on the GPU),
+#                  the command-line tests (a failing one's output in logs/ctest.log); SASS: HGMMA
+#                  in stage 6's kernels, HMMA in stage 5's
+#   3 table        every stage and variant at 4096^3 beside cuBLAS (both types)
+#   4 sweep        stage 6's configurations (the tile by shape against every tile, ring depth,
+#                  tile order) beside cublasGemmEx over squares 512-8192, M = 16 and 128 with
+#                  N = K = 8192, K = 16384
+#   5 experiments  two kernels that are not in the stage, each in a process of its own (a kernel
+#                  that traps ends every later run of its process): clusters of 2 sharing B by
+#                  TMA multicast; consumers on alternate tiles (ping-pong); over the sweep
 #   6 sanitizers   memcheck and racecheck on every variant of stages 4 and 6 at 256 x 200 x 136
-#   7 last         the kernels that are not in the stage, each in a process of its own
+#   7 smoke        every stage and variant of 4-6 once at 333 x 301 x 77 (rows the TMA cannot
+#                  read directly)
+#   8 more         the default stages at 8192^3; stage 4's shapes (matmul_fp32_configs) at 4096
+#                  and 8192; stage 5's tiles and depths over the sweep
 # Results in $OUT (default gpu-out/), eight files: summary.txt (read this first: what passed,
 # the tables, the experiments' lines), logs.tar.gz (every log), table-4096-fp32.csv,
-# table-4096-bf16.csv, table-8192-fp32.csv, table-8192-bf16.csv, fp32_configs.csv,
-# tensor_configs.csv.
+# table-4096-bf16.csv, stage6_sweep.csv, experiments.csv (the lines of steps 5 and 8's
+# experiments), table-8192-fp32.csv, table-8192-bf16.csv.
 #
 #   OUT=/some/folder bench/matmul/gpu_check.sh [--build DIR] [--fresh] [--deps DIR] [--quick]
 #
 #   --build DIR  the cuda build folder (default: build-cuda/, the cuda preset's); --fresh empties it
 #   --deps DIR   folder whose include/ holds doctest/, CLI/ and fmt/ (default: .carry if present)
-#   --quick      build, smoke, checks and the 4096^3 table only
+#   --quick      steps 1-4 only
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 source bench/common/lib.sh
@@ -43,7 +46,14 @@ limit() { local l; l=$(left); [ "$l" -lt "$1" ] && echo $((l > 1 ? l : 1)) || ec
 enough() { [ "$(left)" -ge "$1" ] || { note "skipped (time): $2"; return 1; }; }
 
 finish() {
-  cp "$work"/csv/table-*.csv "$work"/csv/*_configs.csv "$out/" 2>/dev/null
+  cp "$work"/csv/table-*.csv "$work"/csv/stage6_sweep.csv "$out/" 2>/dev/null
+  # the experiments' lines in one file, one header
+  local first=1 f
+  for f in cluster pingpong fp32_configs stage5_configs; do
+    [ -s "$work/csv/$f.csv" ] || continue
+    if [ $first -eq 1 ]; then cat "$work/csv/$f.csv"; first=0; else tail -n +2 "$work/csv/$f.csv"; fi
+  done >"$out/experiments.csv"
+  [ -s "$out/experiments.csv" ] || rm -f "$out/experiments.csv"
   note ""
   note "total: $(($(date +%s) - start)) s"
   gpu_check_pack
@@ -78,11 +88,7 @@ experiment() {
   grep -E "^[0-9]|error" "$work/logs/$name.log" | tee -a "$summary"
 }
 
-# ---- 2 smoke: every stage and variant, odd sizes
-run smoke 40 --m 1000 --n 904 --k 520 --all-variants --reps 3
-run smoke-odd 30 --m 333 --n 301 --k 77 --stage 4,5,6 --all-variants --reps 2
-
-# ---- 3 checks
+# ---- 2 checks
 stamp checks
 timeout "$(limit 150)" "$dir/matmul_tests" >"$work/logs/tests.log" 2>&1
 rc=$?
@@ -102,15 +108,18 @@ if command -v cuobjdump >/dev/null; then
   rm -f "$work/logs/matmul.sass"
 fi
 
-# ---- 4 the tables
-run table-4096 60 --m 4096 --n 4096 --k 4096 --all-variants --csv "$work/csv/table-4096.csv"
-if [ "$quick" -eq 0 ]; then
-  enough 50 "table-8192" && run table-8192 75 --m 8192 --n 8192 --k 8192 --all-variants --csv "$work/csv/table-8192.csv"
+# ---- 3 the table at 4096^3, every stage and variant, both types, cuBLAS rows
+enough 20 "table-4096" && run table-4096 60 --m 4096 --n 4096 --k 4096 --all-variants --csv "$work/csv/table-4096.csv"
 
-  # ---- 5 the experiments: stage 4's shapes; stages 5-6 over the sweep
-  enough 30 "fp32_configs" && experiment fp32_configs 40 matmul_fp32_configs 4096 8192
-  sweep=(4096 8192 512 1024 2048 16,8192,8192 128,8192,8192 4096,4096,16384 8192,8192,16384)
-  enough 25 "tensor_configs" && experiment tensor_configs 50 matmul_tensor_configs --skip pingpong,cluster "${sweep[@]}"
+# ---- 4 stage 6 over the sweep (the experiments' kernels that are not in the stage come later,
+# in processes of their own)
+sweep=(4096 8192 512 1024 2048 16,8192,8192 128,8192,8192 4096,4096,16384 8192,8192,16384)
+enough 20 "stage6_sweep" && experiment stage6_sweep 70 matmul_tensor_configs --only "6 " --skip pingpong,cluster "${sweep[@]}"
+
+if [ "$quick" -eq 0 ]; then
+  # ---- 5 the kernels that are not in the stage, each in a process of its own
+  enough 20 "cluster" && experiment cluster 30 matmul_tensor_configs --only cluster "${sweep[@]}"
+  enough 20 "pingpong" && experiment pingpong 30 matmul_tensor_configs --only pingpong "${sweep[@]}"
 
   # ---- 6 compute-sanitizer: every variant of stages 4 and 6, small (no cuBLAS rows: not ours)
   if command -v compute-sanitizer >/dev/null; then
@@ -127,12 +136,13 @@ if [ "$quick" -eq 0 ]; then
     done
   fi
 
-  # ---- 7 the kernels that are not in the stage, each in a process of its own (a kernel that
-  # traps ends every later run of its process): consumers on alternate tiles; clusters sharing
-  # B by multicast. Their lines stay in the summary and logs.tar.gz.
-  enough 20 "pingpong" && experiment pingpong 30 matmul_tensor_configs --only pingpong "${sweep[@]}"
-  enough 20 "cluster" && experiment cluster 30 matmul_tensor_configs --only cluster "${sweep[@]}"
+  # ---- 7 smoke: stages 4-6, every variant, sizes no tile divides
+  enough 10 "smoke-odd" && run smoke-odd 20 --m 333 --n 301 --k 77 --stage 4,5,6 --all-variants --reps 2
 
+  # ---- 8 more: the default stages at 8192^3; stage 4's shapes; stage 5's tiles over the sweep
+  enough 50 "table-8192" && run table-8192 75 --m 8192 --n 8192 --k 8192 --csv "$work/csv/table-8192.csv"
+  enough 30 "fp32_configs" && experiment fp32_configs 40 matmul_fp32_configs 4096 8192
+  enough 25 "stage5_configs" && experiment stage5_configs 40 matmul_tensor_configs --only "5 " --skip "6 " "${sweep[@]}"
 fi
 stamp summary
 cat "$summary"
