@@ -1,0 +1,32 @@
+// Stage 6's tensor maps: what the tensor memory accelerator needs to know about a matrix in
+// global memory (its address, sizes, row pitch, the box it copies, the swizzle). Built on the
+// host with the driver's cuTensorMapEncodeTiled, reached through the runtime's
+// cudaGetDriverEntryPointByVersion, so nothing links the driver library (-lcuda).
+// cuda backend only.
+#pragma once
+
+#if defined(WB_BACKEND_CUDA)
+
+#include <cstdint>
+
+#include <cuda.h>
+
+namespace matmul {
+
+// A row-major bf16 matrix of `rows` x `cols` (row pitch `row_bytes`, a multiple of 16, the
+// address 16-byte aligned), copied in boxes of box_rows x box_cols (box_cols * 2 <= 128
+// bytes), stored in shared memory with the 128-byte swizzle; reads outside the matrix give 0.
+// Throws std::runtime_error naming the driver's error.
+CUtensorMap make_bf16_tensor_map(const void* base, std::uint64_t rows, std::uint64_t cols, std::uint64_t row_bytes,
+                                 std::uint32_t box_rows, std::uint32_t box_cols);
+
+// The number of SMs of the current device (one persistent block each).
+int sm_count();
+
+// Throws matmul::stage_unavailable unless the current device is an sm_90 GPU (compute
+// capability 9.0 exactly: the a-features wgmma and setmaxnreg exist there only).
+void require_sm90(const char* stage);
+
+}  // namespace matmul
+
+#endif  // WB_BACKEND_CUDA

@@ -1,0 +1,245 @@
+#include "test_support.hpp"
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include <fmt/format.h>
+
+#include "wb/device_buffer.hpp"
+
+#include "stages.hpp"
+#if defined(WB_HAVE_BASELINE)
+#include "baseline_cublas.hpp"
+#endif
+
+namespace matmul::testing {
+
+namespace {
+const bool registered = wb::testing::register_stages(matmul::stages);
+
+void round_to_bf16(std::vector<float>& v) {
+  for (auto& x : v) x = wb::to_float(wb::to_bf16(x));
+}
+}  // namespace
+
+inputs make_inputs(int stage, std::int64_t M, std::int64_t N, std::int64_t K, fill fa, fill fb, std::uint64_t seed) {
+  inputs in{M, N, K, generate(M, K, fa, seed, 0), generate(K, N, fb, seed, 1)};
+  round_for_stage(stage, in);
+  return in;
+}
+
+void round_for_stage(int stage, inputs& in) {
+  if (stage >= 5) {
+    round_to_bf16(in.A);
+    round_to_bf16(in.B);
+  }
+}
+
+std::vector<float> run_stage(int stage, const inputs& in, const config& cfg) {
+  const auto MN = static_cast<std::size_t>(in.M * in.N);
+  if (stage == 0) {
+    std::vector<float> C(MN);
+    std::memset(C.data(), output_poison, C.size() * sizeof(float));
+    track::matmul_sequential_host({in.A.data(), in.B.data(), C.data(), in.M, in.N, in.K});
+    return C;
+  }
+  if (stage <= 4) {
+    wb::device_buffer<float> A(in.A), B(in.B), C(MN);
+    C.fill_bytes(output_poison);
+    const fp32_problem p{A.data(), B.data(), C.data(), in.M, in.N, in.K};
+    switch (stage) {
+      case 1:
+        track::matmul_naive(p, cfg);
+        break;
+      case 2:
+        track::matmul_tiled(p, cfg);
+        break;
+      case 3:
+        track::matmul_coarsened(p, cfg);
+        break;
+      default:
+        track::matmul_fp32_ceiling(p, cfg);
+        break;
+    }
+    WB_CHECK(cudaDeviceSynchronize());
+    return C.to_host();
+  }
+  const std::vector<bf16> A_h = to_bf16(in.A), B_h = to_bf16(in.B);
+  wb::device_buffer<bf16> A(A_h), B(B_h), C(MN);
+  C.fill_bytes(output_poison);
+  const bf16_problem p{A.data(), B.data(), C.data(), in.M, in.N, in.K};
+  if (stage == 5) {
+    track::matmul_wmma(p, cfg);
+  } else {
+    wb::device_buffer<unsigned char> workspace(track::hopper_workspace_bytes(in.M, in.N, in.K, cfg));
+    track::matmul_hopper(p, {workspace.data(), workspace.size()}, cfg);
+  }
+  WB_CHECK(cudaDeviceSynchronize());
+  return to_float(C.to_host());
+}
+
+error_model model_for(int stage, std::int64_t K) {
+  return stage >= 5 ? bf16_error_model(K) : fp32_error_model(K);
+}
+
+float exact_output(int stage, double exact) {
+  const auto f = static_cast<float>(exact);
+  return stage >= 5 ? wb::to_float(wb::to_bf16(f)) : f;
+}
+
+void check_case(int stage, const inputs& in, const config& cfg, bool exact, const std::string& what) {
+  check_output(stage, in, run_stage(stage, in, cfg), exact, what);
+}
+
+void check_output(int stage, const inputs& in, const std::vector<float>& C, bool exact, const std::string& what) {
+  const reference_product ref = reference_host(in.A, in.B, in.M, in.N, in.K);
+  INFO(what);
+  REQUIRE(C.size() == ref.C.size());
+  std::string wrong = first_wrong(C, ref, model_for(stage, in.K), fmt::format("stage {}", stage));
+  if (!wrong.empty()) {
+    float poison;
+    std::memset(&poison, output_poison, sizeof poison);
+    const float poison_bf16 = wb::to_float(wb::bf16_from_bits(output_poison * 0x101));
+    for (std::size_t e = 0; e < C.size(); ++e) {
+      if (!element_ok(C[e], ref.C[e], ref.abs_sum[e], model_for(stage, in.K))) {
+        if (C[e] == poison || C[e] == poison_bf16) wrong += " (the poison C was filled with: never written)";
+        break;
+      }
+    }
+  }
+  CHECK_MESSAGE(wrong.empty(), wrong);
+  if (exact && wrong.empty()) {
+    for (std::size_t e = 0; e < C.size(); ++e) {
+      const float expected = exact_output(stage, ref.C[e]);
+      if (C[e] != expected) {
+        FAIL_CHECK(fmt::format("small-integer inputs must give the exact product: C[{}][{}] = {}, expected {}",
+                               static_cast<std::int64_t>(e) / in.N, static_cast<std::int64_t>(e) % in.N, C[e],
+                               expected));
+        break;
+      }
+    }
+  }
+}
+
+#if defined(WB_HAVE_BASELINE)
+std::vector<float> run_library(int stage, const inputs& in) {
+  const auto MN = static_cast<std::size_t>(in.M * in.N);
+  if (stage <= 4) {
+    wb::device_buffer<float> A(in.A), B(in.B), C(MN);
+    C.fill_bytes(output_poison);
+    baseline::cublas_sgemm({A.data(), B.data(), C.data(), in.M, in.N, in.K});
+    WB_CHECK(cudaDeviceSynchronize());
+    return C.to_host();
+  }
+  const std::vector<bf16> A_h = to_bf16(in.A), B_h = to_bf16(in.B);
+  wb::device_buffer<bf16> A(A_h), B(B_h), C(MN);
+  C.fill_bytes(output_poison);
+  baseline::cublas_gemm_bf16({A.data(), B.data(), C.data(), in.M, in.N, in.K});
+  WB_CHECK(cudaDeviceSynchronize());
+  return to_float(C.to_host());
+}
+#endif
+
+std::vector<shape> boundary_shapes(std::initializer_list<std::int64_t> sizes, std::int64_t other) {
+  std::vector<shape> out;
+  for (const std::int64_t s : sizes) {
+    out.push_back({s, other, other});
+    out.push_back({other, s, other});
+    out.push_back({other, other, s});
+    out.push_back({s, s, s});
+  }
+  return out;
+}
+
+void check_shapes(int stage, const config& cfg, const std::vector<shape>& shapes, std::uint64_t seed) {
+  for (const shape& s : shapes) {
+    const std::string what = fmt::format("M = {}, N = {}, K = {}, variant {}", s.M, s.N, s.K, cfg.variant);
+    check_case(stage, make_inputs(stage, s.M, s.N, s.K, fill::uniform, fill::uniform, seed++), cfg, false,
+               what + ", uniform in [-1, 1)");
+    check_case(stage, make_inputs(stage, s.M, s.N, s.K, fill::small_integers, fill::small_integers, seed++), cfg, true,
+               what + ", small integers");
+  }
+}
+
+void check_nan_and_inf_rows(int stage, const config& cfg, std::uint64_t seed) {
+  inputs in = make_inputs(stage, 37, 41, 35, fill::uniform, fill::uniform, seed);
+  const std::int64_t nan_row = 5, inf_row = 20;
+  in.A[static_cast<std::size_t>(nan_row * in.K + 3)] = std::numeric_limits<float>::quiet_NaN();
+  in.A[static_cast<std::size_t>(inf_row * in.K + 34)] = std::numeric_limits<float>::infinity();
+  in.B[static_cast<std::size_t>(34 * in.N + 7)] = 0.0f;  // infinity * 0: C[inf_row][7] is NaN
+  const std::vector<float> C = run_stage(stage, in, cfg);
+  const reference_product ref = reference_host(in.A, in.B, in.M, in.N, in.K);
+  const std::string wrong = first_wrong(C, ref, model_for(stage, in.K), fmt::format("stage {}", stage));
+  CHECK_MESSAGE(wrong.empty(), wrong);
+  for (std::int64_t i = 0; i < in.M; ++i) {
+    for (std::int64_t j = 0; j < in.N; ++j) {
+      const float c = C[static_cast<std::size_t>(i * in.N + j)];
+      CAPTURE(i);
+      CAPTURE(j);
+      CAPTURE(c);
+      if (i == nan_row) {
+        REQUIRE_MESSAGE(std::isnan(c), "a NaN in row 5 of A must make all of row 5 of C NaN");
+      } else if (i == inf_row) {
+        REQUIRE_MESSAGE(!std::isfinite(c), "an infinity in row 20 of A must make all of row 20 of C infinite or NaN");
+        if (j == 7) REQUIRE_MESSAGE(std::isnan(c), "infinity * 0 is NaN");
+      } else {
+        REQUIRE_MESSAGE(std::isfinite(c), "a NaN or infinity in one row of A must not reach other rows of C");
+      }
+    }
+  }
+}
+
+void check_special_matrices(int stage, const config& cfg, std::uint64_t seed) {
+  check_case(stage, make_inputs(stage, 45, 70, 39, fill::zeros, fill::uniform, seed), cfg, true, "A = 0");
+  check_case(stage, make_inputs(stage, 45, 70, 39, fill::identity, fill::uniform, seed + 1), cfg, true,
+             "A = identity (45 x 39): C = the first 39 rows of B, then zeros");
+  check_case(stage, make_inputs(stage, 33, 31, 0, fill::uniform, fill::uniform, seed + 2), cfg, true, "K = 0: C = 0");
+  check_case(stage, make_inputs(stage, 40, 36, 50, fill::extremes, fill::extremes, seed + 3), cfg, false,
+             "magnitudes from 2^-60 to 2^60");
+  check_case(stage, make_inputs(stage, 3, 5, (1 << 16) + 3, fill::small_integers, fill::small_integers, seed + 5), cfg,
+             true, "K = 2^16 + 3");
+  for (const shape s : {shape{0, 17, 9}, shape{17, 0, 9}, shape{0, 0, 0}}) {
+    const inputs in = make_inputs(stage, s.M, s.N, s.K, fill::uniform, fill::uniform, seed + 4);
+    CHECK(run_stage(stage, in, cfg).empty());
+  }
+}
+
+void check_zero_k(int stage, const config& cfg, std::uint64_t seed) {
+  for (const shape s : {shape{1, 1, 0}, shape{3, 2, 0}, shape{33, 31, 0}, shape{128, 256, 0}, shape{129, 257, 0},
+                        shape{300, 520, 0}}) {
+    const inputs in = make_inputs(stage, s.M, s.N, s.K, fill::uniform, fill::uniform, seed++);
+    check_case(stage, in, cfg, true, fmt::format("K = 0: C ({} x {}) all zero, variant {}", s.M, s.N, cfg.variant));
+  }
+}
+
+std::vector<float> run_defective(const inputs& in, const std::function<void(const float*, const float*, float*)>& run) {
+  std::vector<float> A = in.A, B = in.B;
+  A.insert(A.end(), static_cast<std::size_t>(in.K + 16), 1000.0f);
+  B.insert(B.end(), static_cast<std::size_t>(in.N + 16), 1000.0f);
+  wb::device_buffer<float> d_A(A), d_B(B), d_C(static_cast<std::size_t>(in.M * in.N));
+  d_C.fill_bytes(output_poison);
+  run(d_A.data(), d_B.data(), d_C.data());
+  WB_CHECK(cudaDeviceSynchronize());
+  return d_C.to_host();
+}
+
+bool right(const inputs& in, const std::vector<float>& C) {
+  const reference_product ref = reference_host(in.A, in.B, in.M, in.N, in.K);
+  return first_wrong(C, ref, fp32_error_model(in.K), "C").empty();
+}
+
+void under_fixed_orders(const std::function<void(const char*)>& f) {
+#if defined(WB_BACKEND_CPU)
+  const std::string saved = wb::cpu::schedule_order_name();
+  for (const char* order : {"in-order", "reverse"}) {
+    wb::cpu::set_schedule_order(order);
+    f(order);
+  }
+  wb::cpu::set_schedule_order(saved);
+#else
+  f("the GPU's");
+#endif
+}
+
+}  // namespace matmul::testing
