@@ -4,6 +4,9 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <utility>
+
+#include <fmt/format.h>
 
 #include "wb/check.hpp"
 
@@ -51,6 +54,68 @@ std::vector<key_count> table_rows(const one_gpu_table& t) {
   std::vector<key_count> rows(static_cast<std::size_t>(size));
   for (std::size_t i = 0; i < rows.size(); ++i) rows[i] = {keys[i], counts[i]};
   return rows;
+}
+
+phase_marks::phase_marks(phase_marks&& other) noexcept
+    : marks_(std::exchange(other.marks_, {})), used_(std::exchange(other.used_, 0)) {}
+
+phase_marks::~phase_marks() {
+  for (const entry& e : marks_) cudaEventDestroy(e.event);  // (a destructor: nothing to report to)
+}
+
+void phase_marks::restart(cudaStream_t stream) {
+  used_ = 0;
+  mark("start", stream);
+}
+
+void phase_marks::mark(const char* name, cudaStream_t stream) {
+  if (used_ == marks_.size()) {
+    cudaEvent_t e{};
+    WB_CHECK(cudaEventCreate(&e));  // with timing, on the current device: the stream's
+    marks_.push_back({name, e});
+  }
+  entry& e = marks_[used_++];
+  e.name = name;
+  WB_CHECK(cudaEventRecord(e.event, stream));
+}
+
+std::string phase_marks::line() const {
+  if (used_ < 2) return "no steps timed";
+  WB_CHECK(cudaEventSynchronize(marks_[used_ - 1].event));
+  std::string text;
+  float total = 0;
+  for (std::size_t i = 1; i < used_; ++i) {
+    float ms = 0;
+    WB_CHECK(cudaEventElapsedTime(&ms, marks_[i - 1].event, marks_[i].event));
+    total += ms;
+    text += fmt::format("{} {:.3f} ", marks_[i].name, ms);
+  }
+  return text + fmt::format("total {:.3f} ms", total);
+}
+
+void start_phases(team& t, app_workspace& ws, int r) {
+  if (!ws.phases) return;
+  device_scope on(t.device(r));
+  ws.ranks.at(static_cast<std::size_t>(r)).phases.restart(t.stream(r));
+}
+
+void mark_phase(team& t, app_workspace& ws, int r, const char* name) {
+  if (!ws.phases) return;
+  device_scope on(t.device(r));
+  ws.ranks.at(static_cast<std::size_t>(r)).phases.mark(name, t.stream(r));
+}
+
+std::string phase_report(team& t, app_workspace& ws) {
+  std::string text;
+  for (int r = 0; r < t.size(); ++r) {
+    device_scope on(t.device(r));
+    const app_rank& a = ws.ranks.at(static_cast<std::size_t>(r));
+    std::int64_t rows = 0;
+    for (const std::int64_t k : a.rows_to) rows += k;
+    text += fmt::format("  rank {} (GPU {}; stage 7: {}; {} rows out, {} in): {}\n", r, t.device(r),
+                        a.count_note.empty() ? "-" : a.count_note, rows, a.rows_received, a.phases.line());
+  }
+  return text;
 }
 
 void exchange_by_peer_copies(team& t, app_workspace& ws) {

@@ -13,6 +13,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "wb/device_buffer.hpp"
@@ -45,6 +46,30 @@ __host__ __device__ inline int owner_of_key(std::int64_t key, int ranks) {
 // writes); the key -1 itself is counted apart, in the word after the table's counts.
 inline constexpr std::int64_t empty_key = -1;
 
+// --phases: one rank's steps of one call, timed by CUDA events recorded on the rank's stream
+// (created on the rank's device on first use, kept between calls). restart() begins a call,
+// mark(name) ends the step `name`; line() waits for the last event and gives
+// "count 1.052 group 0.011 ... total 1.186 ms".
+class phase_marks {
+ public:
+  phase_marks() = default;
+  phase_marks(phase_marks&& other) noexcept;
+  phase_marks& operator=(phase_marks&&) = delete;
+  phase_marks(const phase_marks&) = delete;
+  ~phase_marks();
+  void restart(cudaStream_t stream);
+  void mark(const char* name, cudaStream_t stream);
+  std::string line() const;
+
+ private:
+  struct entry {
+    const char* name;
+    cudaEvent_t event;
+  };
+  std::vector<entry> marks_;  // created so far
+  std::size_t used_ = 0;      // recorded in this call
+};
+
 // Everything stage 6 needs on each rank, grown on first use and kept between calls (the first
 // call of a timed run is a warm-up).
 struct app_rank {
@@ -64,15 +89,24 @@ struct app_rank {
   wb::device_buffer<std::uint64_t> owned_counts;
   wb::device_buffer<std::int64_t> owned_size;   // 1 word
   // host side, per call
-  std::int64_t table_rows = 0;
   std::vector<std::int64_t> rows_to;    // rows_to[q]: rows this rank sends to rank q
   std::int64_t rows_received = 0;
+  std::string count_note;               // how counting's stage 7 counted this rank's keys
+  phase_marks phases;                   // --phases only
 };
 
 struct app_workspace {
   std::vector<app_rank> ranks;
+  bool phases = false;  // time each rank's steps (start_phases, mark_phase; read by phase_report)
   explicit app_workspace(int ranks_) : ranks(static_cast<std::size_t>(ranks_)) {}
 };
+
+// With ws.phases on: rank r's call begins (start_phases) and its step `name` ends (mark_phase),
+// as events on t.stream(r); without, nothing. phase_report: one line per rank, "rank 0 (stage 7:
+// <its note>): count 1.052 group 0.011 ... total 1.186 ms" (it waits for the events).
+void start_phases(team& t, app_workspace& ws, int r);
+void mark_phase(team& t, app_workspace& ws, int r, const char* name);
+std::string phase_report(team& t, app_workspace& ws);
 
 // Grows a buffer to at least `count` elements (on the current device); keeps it otherwise.
 template <class T>

@@ -5,7 +5,9 @@
 #pragma once
 
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <memory>
 #include <span>
@@ -36,6 +38,7 @@ class application_chapter {
                                                        : std::uint64_t{1} << 16;
     total_ = static_cast<std::int64_t>(opt.items > 0 ? opt.items : fallback);
     distinct_ = static_cast<std::int64_t>(opt.distinct > 0 ? opt.distinct : std::uint64_t{1} << 20);
+    ws_.phases = opt.phases && !histogram_;
     const std::size_t item_bytes = histogram_ ? 1 : 8;
     wb::require_memory(static_cast<std::uint64_t>(total_) * item_bytes * 4, static_cast<std::uint64_t>(total_) * item_bytes * 2,
                        fmt::format("--app {} of {} items", opt.app, total_));
@@ -106,6 +109,7 @@ class application_chapter {
     job.run = [this, t, how] {
       std::vector<std::int64_t> counts;
       for (int r = 0; r < team_.size(); ++r) counts.push_back(offsets_[r + 1] - offsets_[r]);
+      const auto began = std::chrono::steady_clock::now();
       WB_WITH_TRACK(allreduce, t, {
         if (histogram_) {
           tr::histogram_across_gpus(team_, ws_, part_pointers(items8_), counts, bin_pointers());
@@ -114,6 +118,12 @@ class application_chapter {
         }
       });
       team_.synchronize();
+      if (ws_.phases) {
+        const std::chrono::duration<double, std::milli> host = std::chrono::steady_clock::now() - began;
+        std::fprintf(stderr, "distinct phases (%s): %.3f ms on the host clock\n%s",
+                     how == exchange_method::nccl ? "NCCL" : "peer copies", host.count(),
+                     phase_report(team_, ws_).c_str());
+      }
     };
     job.output = [this] {
       if (histogram_) {

@@ -24,6 +24,13 @@ int sum_blocks(std::int64_t items) {
   return static_cast<int>(std::clamp<std::int64_t>(cover, 1, std::int64_t{4} * multiprocessors(device)));
 }
 
+int row_blocks(std::int64_t rows) {
+  int device = 0;
+  WB_CHECK(cudaGetDevice(&device));
+  const std::int64_t cover = (rows + row_threads - 1) / row_threads;
+  return static_cast<int>(std::clamp<std::int64_t>(cover, 1, std::int64_t{2048 / row_threads} * multiprocessors(device)));
+}
+
 int direct_blocks(const team& t, const config& cfg, std::int64_t items) {
   if (cfg.blocks > 0) return cfg.blocks;
   // One block per multiprocessor at most, shared by the ranks that share a GPU.

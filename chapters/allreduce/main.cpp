@@ -283,6 +283,9 @@ int main(int argc, char** argv) {
   wb::add_size_option(app, "--distinct", opt.distinct, "--app distinct: distinct keys (default 2^20)", std::uint64_t{1} << 34);
   app.add_option("--exchange", opt.exchange, "--app distinct: how rows reach their owner: nccl or peer (default: both)")
       ->check(CLI::IsMember({"nccl", "peer"}));
+  app.add_flag("--phases", opt.phases,
+               "--app distinct: after every call, each rank's steps timed by CUDA events on its stream (and counting's "
+               "stage 7 steps), on stderr");
   return wb::run_main(app, argc, argv, [&]() -> int {
     opt.input_given = app.count("--input") > 0;
     if (app.count("--svg") > 0 && !opt.trace) throw wb::usage_error("--svg draws the schedule of --trace: give --trace too");
@@ -295,6 +298,7 @@ int main(int argc, char** argv) {
     if (opt.app.empty() && (app.count("--items") > 0 || app.count("--distinct") > 0 || app.count("--exchange") > 0)) {
       throw wb::usage_error("--items, --distinct and --exchange are for --app");
     }
+    if (opt.phases && opt.app != "distinct") throw wb::usage_error("--phases times the steps of --app distinct: give it too");
     try {
       resolve(opt.cfg, 1, 4, std::max(opt.gpus, 1));
     } catch (const std::invalid_argument& e) {

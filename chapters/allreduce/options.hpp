@@ -30,6 +30,7 @@ struct options {
   std::uint64_t items = 0;  // --items: the application's items in all (0: its default)
   std::uint64_t distinct = 0;  // --distinct: distinct keys of --app distinct (0: 2^20)
   std::string exchange;     // --exchange nccl|peer (default: NCCL where there is one)
+  bool phases = false;      // --phases: --app distinct prints each rank's step times on stderr
 };
 
 // The largest message per rank: 1 GiB (the sweep: 8 B to 1 GiB).

@@ -103,15 +103,21 @@ inline constexpr std::array<wb::stage, 7> stages = {{
       "Histogram: every rank zeroes its local bins, runs counting's histogram_privatized_accumulate on its items on "
       "its stream, and the local bins are all-reduced into bins[r] with your stage 4 one-shot (2 KiB: latency). "
       "Distinct: every rank counts its keys (counting's count_hash_table), counts its rows per owner, groups them by "
-      "owner; the rows go to their owners (NCCL send/receive in one group, or peer copies); every owner adds up its "
-      "rows in a hash table (atomicCAS to claim a slot, atomicAdd for the count) and writes the occupied slots out.",
+      "owner (a block's or tile's rows at once: one global atomic per owner, not per row); the rows go to their "
+      "owners (NCCL send/receive in one group, or peer copies); every owner adds up its rows in a hash table "
+      "(atomicCAS to claim a slot, atomicAdd for the count) and writes the occupied slots out (a stream compaction).",
       "Histogram: t.for_each_rank: cudaMemsetAsync(local, 0, 2 KiB, stream), histogram_privatized_accumulate(items[r], "
       "counts[r], local, {}, t.stream(r)); then allreduce_one_shot(t, {local..., bins..., 256}) viewing the counts "
-      "as int64. Distinct: see app.hpp for the buffers; count_by_owner with atomicAdd on owner_rows[owner_of_key], "
-      "cursors = exclusive prefix sums on the host, group_by_owner with atomicAdd on the cursors; NCCL: ncclSend of "
-      "rows_to[q] * 2 uint64 words to each q and ncclRecv from each q into recv at the rows received so far; "
-      "add_rows: probe from mix64(key) & mask, atomicCAS(slot, empty_key, key), then atomicAdd the count (key -1 "
-      "into the extra word); write_owned: atomicAdd on owned_size for each occupied slot."}},
+      "as int64. Distinct: see app.hpp for the buffers. One global atomic per row on a few counters (G owners, "
+      "one size) queues at one address: count and reserve in shared memory per block or tile, then one global "
+      "atomicAdd per counter. count_by_owner: shared counts per owner, added into owner_rows at the block's end; "
+      "cursors = exclusive prefix sums of them (one thread); group_by_owner, a tile of 256 rows at a time: a shared "
+      "atomicAdd gives each row its place among the tile's rows of its owner, one thread per owner reserves the "
+      "tile's share with atomicAdd on cursors[q]; read rows_to back once. NCCL: ncclSend of rows_to[q] * 2 uint64 "
+      "words to each q and ncclRecv from each q into recv at the rows received so far; add_rows: probe from "
+      "mix64(key) & mask, atomicCAS(slot, empty_key, key), then atomicAdd the count (key -1 into the extra word); "
+      "write_owned, a tile at a time: __ballot_sync of the occupied slots, the warps' counts scanned in shared "
+      "memory, one atomicAdd on owned_size per tile."}},
 }};
 
 }  // namespace allreduce

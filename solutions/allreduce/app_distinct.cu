@@ -21,29 +21,74 @@
 #include "allreduce.hpp"
 #include "app.hpp"
 #include "counting.hpp"
+#include "launch_shape.hpp"
 #include "team.hpp"
 
 namespace allreduce::WB_TRACK {
 
-// How many rows go to each owner: owner_rows[q] += #{rows of owner q}.
-__global__ void count_by_owner(const std::int64_t* keys, std::int64_t rows, int ranks, std::uint64_t* owner_rows) {
-  for (std::int64_t i = wb::global_thread_index(); i < rows; i += wb::grid_thread_count()) {
-    atomicAdd(reinterpret_cast<unsigned long long*>(owner_rows + owner_of_key(keys[i], ranks)), 1ull);
+// Every kernel below but add_rows handles rows by TILES of blockDim.x (a multiple of 32): all
+// threads of a block take the same trips through the loop, so they can meet at barriers, and
+// each tile makes one global atomic per counter instead of one per row. A global atomic per
+// row would queue on a handful of addresses (G owners' counters, one table size): the counting
+// chapter's one-address histogram runs about 1.4 G atomics/s on an H100, so 2^20 rows on one
+// counter cost about 0.75 ms, as long as counting all the keys.
+
+// How many rows go to each owner: owner_rows[q] = #{rows of owner q}. Privatized (PMPP §9.4):
+// each block counts in shared memory and adds its G counts into owner_rows once, at the end.
+__global__ void count_by_owner(const std::int64_t* keys, const std::int64_t* rows, int ranks, std::uint64_t* owner_rows) {
+  __shared__ unsigned long long block_rows[max_ranks];
+  if (static_cast<int>(threadIdx.x) < ranks) block_rows[threadIdx.x] = 0;
+  __syncthreads();
+  const std::int64_t n = *rows;  // the table's size, as counting's stage 7 left it
+  for (std::int64_t i = wb::global_thread_index(); i < n; i += wb::grid_thread_count()) {
+    atomicAdd(&block_rows[owner_of_key(keys[i], ranks)], 1ull);
+  }
+  __syncthreads();
+  if (static_cast<int>(threadIdx.x) < ranks && block_rows[threadIdx.x] > 0) {
+    atomicAdd(reinterpret_cast<unsigned long long*>(owner_rows + threadIdx.x), block_rows[threadIdx.x]);
   }
 }
 
-// Each row into its owner's part of `send`: cursors[q] starts where owner q's rows begin.
-__global__ void group_by_owner(const std::int64_t* keys, const std::uint64_t* counts, std::int64_t rows, int ranks,
-                               std::uint64_t* cursors, key_count* send) {
-  for (std::int64_t i = wb::global_thread_index(); i < rows; i += wb::grid_thread_count()) {
-    const int q = owner_of_key(keys[i], ranks);
-    const auto at = atomicAdd(reinterpret_cast<unsigned long long*>(cursors + q), 1ull);
-    send[at] = key_count{keys[i], counts[i]};
+// cursors[q] = the rows of the owners before q: where owner q's rows begin in `send` (an
+// exclusive prefix sum of G numbers: one thread).
+__global__ void owner_cursors(const std::uint64_t* owner_rows, int ranks, std::uint64_t* cursors) {
+  if (wb::global_thread_index() != 0) return;
+  std::uint64_t sum = 0;
+  for (int q = 0; q < ranks; ++q) {
+    cursors[q] = sum;
+    sum += owner_rows[q];
+  }
+}
+
+// Each row into its owner's part of `send`, a tile at a time: the tile's rows take their
+// places among the tile's rows of their owner (shared-memory atomics), then one thread per
+// owner reserves that many places after cursors[q] (one global atomicAdd per owner and tile).
+__global__ void group_by_owner(const std::int64_t* keys, const std::uint64_t* counts, const std::int64_t* rows,
+                               int ranks, std::uint64_t* cursors, key_count* send) {
+  __shared__ unsigned tile_rows[max_ranks];
+  __shared__ unsigned long long tile_base[max_ranks];
+  const std::int64_t n = *rows;
+  const std::int64_t tile = blockDim.x;
+  for (std::int64_t first = blockIdx.x * tile; first < n; first += gridDim.x * tile) {
+    if (static_cast<int>(threadIdx.x) < ranks) tile_rows[threadIdx.x] = 0;
+    __syncthreads();
+    const std::int64_t i = first + threadIdx.x;
+    const int q = i < n ? owner_of_key(keys[i], ranks) : -1;
+    const unsigned place = q >= 0 ? atomicAdd(&tile_rows[q], 1u) : 0u;
+    __syncthreads();
+    if (static_cast<int>(threadIdx.x) < ranks && tile_rows[threadIdx.x] > 0) {
+      tile_base[threadIdx.x] = atomicAdd(reinterpret_cast<unsigned long long*>(cursors + threadIdx.x),
+                                         static_cast<unsigned long long>(tile_rows[threadIdx.x]));
+    }
+    __syncthreads();
+    if (q >= 0) send[tile_base[q] + place] = key_count{keys[i], counts[i]};
+    // (no barrier here: the next tile rewrites tile_base only after its first barrier)
   }
 }
 
 // The owner adds up its rows in an open-addressing table (mask + 1 slots, a power of two):
 // claim a free slot for a new key with atomicCAS, then add the row's count with atomicAdd.
+// (These atomics are spread over 2^21 slots: nothing queues.)
 __global__ void add_rows(const key_count* rows, std::int64_t n, std::int64_t* slot_key, std::uint64_t* slot_count,
                          std::uint64_t mask) {
   for (std::int64_t i = wb::global_thread_index(); i < n; i += wb::grid_thread_count()) {
@@ -64,68 +109,87 @@ __global__ void add_rows(const key_count* rows, std::int64_t n, std::int64_t* sl
   }
 }
 
-// The occupied slots (and key -1, if counted) as the owned table.
+// The occupied slots (and key -1, if counted: the word after the table) as the owned table: a
+// stream compaction, a tile at a time. Each warp finds its occupied slots with a ballot, thread
+// 0 turns the warps' counts into their places (an exclusive scan) and reserves the tile's
+// places with one atomicAdd on `size`, and every occupied slot is written at its place.
 __global__ void write_owned(const std::int64_t* slot_key, const std::uint64_t* slot_count, std::uint64_t mask,
                             std::int64_t* keys, std::uint64_t* counts, std::int64_t* size) {
-  for (std::int64_t s = wb::global_thread_index(); s <= static_cast<std::int64_t>(mask) + 1; s += wb::grid_thread_count()) {
-    const bool extra = s == static_cast<std::int64_t>(mask) + 1;
-    if (extra ? slot_count[s] == 0 : slot_key[s] == empty_key) continue;
-    const auto at = atomicAdd(reinterpret_cast<unsigned long long*>(size), 1ull);
-    keys[at] = extra ? empty_key : slot_key[s];
-    counts[at] = slot_count[s];
+  __shared__ unsigned warp_place[32];  // occupied slots of the tile's earlier warps
+  __shared__ unsigned long long tile_place;
+  const std::int64_t slots = static_cast<std::int64_t>(mask) + 2;  // the table and the extra word
+  const std::int64_t tile = blockDim.x;
+  const unsigned lane = threadIdx.x % 32;
+  const unsigned warp = threadIdx.x / 32;
+  for (std::int64_t first = blockIdx.x * tile; first < slots; first += gridDim.x * tile) {
+    const std::int64_t s = first + threadIdx.x;
+    const bool extra = s == slots - 1;
+    const bool occupied = s < slots && (extra ? slot_count[s] != 0 : slot_key[s] != empty_key);
+    const unsigned ballot = __ballot_sync(0xffffffffu, occupied);
+    if (lane == 0) warp_place[warp] = static_cast<unsigned>(__popc(ballot));
+    __syncthreads();
+    if (threadIdx.x == 0) {
+      unsigned total = 0;
+      for (unsigned w = 0; w < blockDim.x / 32; ++w) {
+        const unsigned c = warp_place[w];
+        warp_place[w] = total;
+        total += c;
+      }
+      tile_place = total > 0 ? atomicAdd(reinterpret_cast<unsigned long long*>(size), static_cast<unsigned long long>(total)) : 0;
+    }
+    __syncthreads();
+    if (occupied) {
+      const unsigned long long at = tile_place + warp_place[warp] + static_cast<unsigned>(__popc(ballot & ((1u << lane) - 1u)));
+      keys[at] = extra ? empty_key : slot_key[s];
+      counts[at] = slot_count[s];
+    }
+    __syncthreads();  // lane 0 rewrites warp_place[warp] at the next tile's start, before any barrier
   }
 }
-
-namespace {
-unsigned grid_for(std::int64_t items) {
-  return static_cast<unsigned>(std::clamp<std::int64_t>((items + 255) / 256, 1, 1024));
-}
-}  // namespace
 
 void distinct_across_gpus(team& t, app_workspace& ws, std::span<const std::int64_t* const> keys,
                           std::span<const std::int64_t> counts, exchange_method how) {
   const int G = t.size();
   // 1. Every rank at once: count its keys, then group its table's rows by owner. (Stage 7
-  //    reads back its table's size: on a GPU each rank gets a host thread of its own, so one
-  //    rank's wait does not hold up the others.)
+  //    reads back what it needs on the way, and so does this step at its end: on a GPU each
+  //    rank gets a host thread of its own, so one rank's wait does not hold up the others.)
   wb::for_each_concurrently(G, [&](int r) {
     device_scope on(t.device(r));
     app_rank& a = ws.ranks[static_cast<std::size_t>(r)];
     const std::int64_t n = counts[static_cast<std::size_t>(r)];
     const std::int64_t capacity = counting::table_capacity<std::int64_t>(n);
-    ensure(a.counting_workspace, counting::solution::count_hash_table_workspace_bytes(n));
+    counting::config stage7;
+    stage7.hash.phases = ws.phases;
+    ensure(a.counting_workspace, counting::solution::count_hash_table_workspace_bytes(n, stage7));
     ensure(a.table_keys, static_cast<std::size_t>(capacity));
     ensure(a.table_counts, static_cast<std::size_t>(capacity));
     ensure(a.table_size, 1);
     ensure(a.owner_rows, 2 * static_cast<std::size_t>(G));
     ensure(a.send, static_cast<std::size_t>(capacity));
+    start_phases(t, ws, r);
+    // (on the legacy default stream, which t.stream(r), a blocking stream, is ordered with)
     counting::solution::count_hash_table(keys[static_cast<std::size_t>(r)], n,
                                          {a.table_keys.data(), a.table_counts.data(), a.table_size.data(), capacity},
-                                         {a.counting_workspace.data(), a.counting_workspace.bytes()});
-    WB_CHECK(cudaMemcpyAsync(&a.table_rows, a.table_size.data(), sizeof(std::int64_t), cudaMemcpyDeviceToHost, t.stream(r)));
-    WB_CHECK(cudaMemsetAsync(a.owner_rows.data(), 0, 2 * static_cast<std::size_t>(G) * sizeof(std::uint64_t), t.stream(r)));
-    WB_CHECK(cudaStreamSynchronize(t.stream(r)));
-    if (a.table_rows > 0) {
-      wb::launch({grid_for(a.table_rows), 256, 0, t.stream(r)}, count_by_owner,
-                 static_cast<const std::int64_t*>(a.table_keys.data()), a.table_rows, G, a.owner_rows.data());
-    }
+                                         {a.counting_workspace.data(), a.counting_workspace.bytes()}, stage7);
+    a.count_note = counting::take_stage_note();
+    mark_phase(t, ws, r, "count");
+    // The table's size stays on the device: the kernels read it there, and cover `capacity` rows.
+    const auto blocks = static_cast<unsigned>(row_blocks(capacity));
+    std::uint64_t* owner_rows = a.owner_rows.data();  // G counts, then G cursors
+    WB_CHECK(cudaMemsetAsync(owner_rows, 0, static_cast<std::size_t>(G) * sizeof(std::uint64_t), t.stream(r)));
+    wb::launch({blocks, row_threads, 0, t.stream(r)}, count_by_owner, static_cast<const std::int64_t*>(a.table_keys.data()),
+               static_cast<const std::int64_t*>(a.table_size.data()), G, owner_rows);
+    wb::launch({1, 32, 0, t.stream(r)}, owner_cursors, static_cast<const std::uint64_t*>(owner_rows), G, owner_rows + G);
+    wb::launch({blocks, row_threads, 0, t.stream(r)}, group_by_owner, static_cast<const std::int64_t*>(a.table_keys.data()),
+               static_cast<const std::uint64_t*>(a.table_counts.data()),
+               static_cast<const std::int64_t*>(a.table_size.data()), G, owner_rows + G, a.send.data());
+    mark_phase(t, ws, r, "group");
+    // The rows for each owner, read back: the sizes of the exchange.
     std::vector<std::uint64_t> per_owner(static_cast<std::size_t>(G));
-    WB_CHECK(cudaMemcpyAsync(per_owner.data(), a.owner_rows.data(), per_owner.size() * sizeof(std::uint64_t),
+    WB_CHECK(cudaMemcpyAsync(per_owner.data(), owner_rows, per_owner.size() * sizeof(std::uint64_t),
                              cudaMemcpyDeviceToHost, t.stream(r)));
     WB_CHECK(cudaStreamSynchronize(t.stream(r)));
     a.rows_to.assign(per_owner.begin(), per_owner.end());
-    // Cursors: where each owner's rows begin in `send` (an exclusive prefix sum, on the host).
-    std::vector<std::uint64_t> cursors(static_cast<std::size_t>(G));
-    for (int q = 1; q < G; ++q) cursors[static_cast<std::size_t>(q)] = cursors[static_cast<std::size_t>(q) - 1] + per_owner[static_cast<std::size_t>(q) - 1];
-    WB_CHECK(cudaMemcpyAsync(a.owner_rows.data() + G, cursors.data(), cursors.size() * sizeof(std::uint64_t),
-                             cudaMemcpyHostToDevice, t.stream(r)));
-    if (a.table_rows > 0) {
-      wb::launch({grid_for(a.table_rows), 256, 0, t.stream(r)}, group_by_owner,
-                 static_cast<const std::int64_t*>(a.table_keys.data()),
-                 static_cast<const std::uint64_t*>(a.table_counts.data()), a.table_rows, G, a.owner_rows.data() + G,
-                 a.send.data());
-    }
-    WB_CHECK(cudaStreamSynchronize(t.stream(r)));  // `cursors` lives on this host thread's stack
   });
 
   // 2. Every owner's buffers, sized by what it will receive.
@@ -142,6 +206,8 @@ void distinct_across_gpus(team& t, app_workspace& ws, std::span<const std::int64
     ensure(owner.owned_counts, static_cast<std::size_t>(std::max<std::int64_t>(owner.rows_received, 1)));
     ensure(owner.owned_size, 1);
   }
+
+  t.for_each_rank([&](int r) { mark_phase(t, ws, r, "sizes"); });
 
   // 3. The exchange: every row to its owner.
   if (how == exchange_method::nccl) {
@@ -176,6 +242,7 @@ void distinct_across_gpus(team& t, app_workspace& ws, std::span<const std::int64
   } else {
     exchange_by_peer_copies(t, ws);
   }
+  t.for_each_rank([&](int r) { mark_phase(t, ws, r, "exchange"); });
 
   // 4. Every owner adds up its rows and writes its owned table.
   t.for_each_rank([&](int q) {
@@ -185,14 +252,16 @@ void distinct_across_gpus(team& t, app_workspace& ws, std::span<const std::int64
     WB_CHECK(cudaMemsetAsync(owner.slots_count.data(), 0, (slots + 1) * sizeof(std::uint64_t), t.stream(q)));
     WB_CHECK(cudaMemsetAsync(owner.owned_size.data(), 0, sizeof(std::int64_t), t.stream(q)));
     if (owner.rows_received > 0) {
-      wb::launch({grid_for(owner.rows_received), 256, 0, t.stream(q)}, add_rows,
+      wb::launch({static_cast<unsigned>(row_blocks(owner.rows_received)), row_threads, 0, t.stream(q)}, add_rows,
                  static_cast<const key_count*>(owner.recv.data()), owner.rows_received, owner.slots_key.data(),
                  owner.slots_count.data(), slots - 1);
     }
-    wb::launch({grid_for(static_cast<std::int64_t>(slots) + 1), 256, 0, t.stream(q)}, write_owned,
-               static_cast<const std::int64_t*>(owner.slots_key.data()),
+    mark_phase(t, ws, q, "merge");
+    wb::launch({static_cast<unsigned>(row_blocks(static_cast<std::int64_t>(slots) + 1)), row_threads, 0, t.stream(q)},
+               write_owned, static_cast<const std::int64_t*>(owner.slots_key.data()),
                static_cast<const std::uint64_t*>(owner.slots_count.data()), slots - 1, owner.owned_keys.data(),
                owner.owned_counts.data(), owner.owned_size.data());
+    mark_phase(t, ws, q, "write");
   });
 }
 

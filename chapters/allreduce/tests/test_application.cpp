@@ -76,8 +76,10 @@ void check_histogram(int G, int devices, std::int64_t total, std::uint64_t seed)
   }
 }
 
+// `every_value`: each of the `distinct` values is among the keys (its first `distinct` keys, in
+// random order), so the tables have exactly `distinct` rows in all; else keys are drawn at random.
 void check_distinct(int G, int devices, std::int64_t total, std::uint64_t distinct, exchange_method how,
-                    std::uint64_t seed) {
+                    std::uint64_t seed, bool every_value = false) {
   auto t = make_team(G, devices);
   if (how == exchange_method::nccl && !t->nccl_unavailable().empty()) return;
   // Keys drawn from `distinct` values, with the awkward ones among them: -1 (the hash table's
@@ -85,12 +87,17 @@ void check_distinct(int G, int devices, std::int64_t total, std::uint64_t distin
   std::vector<std::int64_t> values = {-1, 0, std::numeric_limits<std::int64_t>::min(), std::numeric_limits<std::int64_t>::max()};
   wb::gen::rng rng(seed);
   while (values.size() < distinct) values.push_back(static_cast<std::int64_t>(rng.next()));
+  values.resize(distinct);
   std::vector<std::int64_t> keys(static_cast<std::size_t>(total));
   std::map<std::int64_t, std::uint64_t> expected;
-  for (auto& k : keys) {
-    k = values[rng.below(values.size())];
-    ++expected[k];
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    keys[i] = every_value && i < values.size() ? values[i] : values[rng.below(values.size())];
   }
+  if (every_value) {
+    for (std::size_t i = std::min(keys.size(), values.size()); i > 1; --i) std::swap(keys[i - 1], keys[rng.below(i)]);
+    REQUIRE(static_cast<std::uint64_t>(total) >= distinct);
+  }
+  for (const std::int64_t k : keys) ++expected[k];
   const std::vector<std::int64_t> sizes = split_sizes(total, G, seed + 1);
   auto parts = scatter(*t, keys, sizes);
   std::vector<const std::int64_t*> key_ptrs;
@@ -131,6 +138,18 @@ TEST_SUITE("allreduce/6 application") {
     check_distinct(3, 3, 2000, 1500, exchange_method::peer_copies, seed + 2);
     check_distinct(2, 1, 1000, 4, exchange_method::peer_copies, seed + 3);
     check_distinct(2, 2, 0, 4, exchange_method::peer_copies, seed + 4);
+  }
+
+  TEST_CASE("int64 distinct counts: tables around the row kernels' tiles of 256 rows, and past one wave of tiles") {
+    // The owners' counts, the grouping and the owned tables go a tile of 256 rows (or slots)
+    // at a time, with one wave of blocks (8 an SM) looping over the rest.
+    const std::uint64_t seed = wb::testing::seed(63);
+    for (const std::uint64_t d : {1, 255, 256, 257, 511, 513}) {
+      CAPTURE(d);
+      check_distinct(1, 1, static_cast<std::int64_t>(d), d, exchange_method::peer_copies, seed + d, true);
+      check_distinct(2, 2, static_cast<std::int64_t>(2 * d), d, exchange_method::peer_copies, seed + d, true);
+    }
+    check_distinct(2, 2, 60000, 40000, exchange_method::peer_copies, seed + 1000, true);
   }
 
   TEST_CASE("int64 distinct counts across ranks, rows sent by NCCL") {
