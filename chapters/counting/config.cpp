@@ -50,14 +50,6 @@ std::string take_stage_note() {
   return note;
 }
 
-int multiprocessor_count() {
-  int device = 0;
-  int sms = 0;
-  WB_CHECK(cudaGetDevice(&device));
-  WB_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  return sms;
-}
-
 double quadratic_comparisons(double n, double k) {
   // Loop { 2 } compares every item with the items after it: n(n-1)/2. Loop { 3 } searches the
   // table, which grows to k entries: about k/2 comparisons for each of n items.

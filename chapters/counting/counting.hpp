@@ -35,6 +35,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "wb/device_info.hpp"
 #include "wb/runtime.hpp"    // cudaStream_t in stage 6's accumulate
 #include "wb/stage.hpp"
 #include "wb/track.hpp"
@@ -171,9 +172,6 @@ inline constexpr std::int64_t max_quadratic_device_items = std::int64_t{1} << 20
 // Stage 4 launches one child grid per (chunk, distinct value) pair: bounded by this.
 inline constexpr std::int64_t max_dynamic_parallelism_items = std::int64_t{1} << 20;
 
-// Multiprocessors of the current device (the persistent and grid-filling launches size their
-// grids by it).
-int multiprocessor_count();
 
 // Comparisons the article's sequential algorithm makes on n items with k distinct values:
 // the duplicate search n(n-1)/2 plus the table search, about n*k/2 (Table 1's O(N(N+k))).

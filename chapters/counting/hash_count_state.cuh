@@ -45,7 +45,7 @@ constexpr int tile_items = 8;
 
 // Enough blocks for `work` threads, at most a full GPU (2048 threads an SM).
 unsigned grid_for(std::int64_t work) {
-  const std::int64_t fill = static_cast<std::int64_t>(counting::multiprocessor_count()) * (2048 / block);
+  const std::int64_t fill = static_cast<std::int64_t>(wb::multiprocessor_count()) * (2048 / block);
   const std::int64_t needed = wb::ceil_div(work > 0 ? work : 1, block);
   return static_cast<unsigned>(needed < fill ? needed : fill);
 }

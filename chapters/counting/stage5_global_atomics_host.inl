@@ -14,7 +14,7 @@ void histogram_global_atomics(const std::int8_t* in, std::int64_t n, device_tabl
   auto* bins = reinterpret_cast<std::uint64_t*>(ws.bytes);
   WB_CHECK(cudaMemsetAsync(bins, 0, histogram_global_atomics_workspace_bytes()));
   if (n > 0) {
-    const int sms = multiprocessor_count();
+    const int sms = wb::multiprocessor_count();
     // Enough blocks to fill the GPU a few times over; the grid-stride loop covers the rest.
     const std::int64_t fill = static_cast<std::int64_t>(sms) * (2048 / cfg.block) * 4;
     const std::int64_t needed = wb::ceil_div(n, cfg.block);

@@ -61,7 +61,7 @@ void run(const std::int8_t* in, std::int64_t n, histogram_state* state, device_t
     WB_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&f.resident_per_sm, plan.kernel, plan.threads,
                                                            plan.shared_bytes));
     if (f.resident_per_sm < 1) f.resident_per_sm = 1;
-    f.sms = multiprocessor_count();
+    f.sms = wb::multiprocessor_count();
   }
   const int per_sm = cfg.blocks_per_sm > 0 ? cfg.blocks_per_sm : f.resident_per_sm;
   const int sms = f.sms;

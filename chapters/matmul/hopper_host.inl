@@ -62,7 +62,7 @@ void launch_hopper(const bf16_problem& p, const wb::bf16* A, const wb::bf16* B) 
   const bool pairs = p.N % 2 == 0 && reinterpret_cast<std::uintptr_t>(p.C) % 4 == 0;
   const std::int64_t tiles = wb::ceil_div(p.M, S::BM) * wb::ceil_div(p.N, S::BN);
   if constexpr (S::SPECIALIZED) {
-    const auto blocks = static_cast<unsigned>(std::min<std::int64_t>(tiles, sm_count()));  // persistent
+    const auto blocks = static_cast<unsigned>(std::min<std::int64_t>(tiles, wb::multiprocessor_count()));  // persistent
     wb::launch({dim3(blocks), dim3(S::THREADS), S::SHARED_BYTES}, hopper::matmul_hopper_specialized_kernel<S>,
                last.map_A, last.map_B, p.C, p.M, p.N, p.K, pairs);
   } else {
@@ -123,7 +123,7 @@ void matmul_hopper(const bf16_problem& p, wb::workspace workspace, const config&
   const wb::bf16* B = p.N % 8 == 0 ? p.B : padded(p.B, p.K, p.N, carve);
   switch (v) {
     case 0:  // the tile by the problem's shape (hopper_shape.hpp)
-      launch_tile(hopper_tile_for(p.M, p.N, sm_count()), p, A, B);
+      launch_tile(hopper_tile_for(p.M, p.N, wb::multiprocessor_count()), p, A, B);
       break;
     case 1:
       launch_hopper<hopper_simple>(p, A, B);

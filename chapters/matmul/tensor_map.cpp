@@ -51,13 +51,6 @@ CUtensorMap make_bf16_tensor_map(const void* base, std::uint64_t rows, std::uint
   return map;
 }
 
-int sm_count() {
-  int device = 0, count = 0;
-  WB_CHECK(cudaGetDevice(&device));
-  WB_CHECK(cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device));
-  return count;
-}
-
 void require_sm90(const char* stage) {
   int device = 0, major = 0, minor = 0;
   WB_CHECK(cudaGetDevice(&device));

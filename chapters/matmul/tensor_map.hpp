@@ -11,6 +11,8 @@
 
 #include <cuda.h>
 
+#include "wb/device_info.hpp"
+
 namespace matmul {
 
 // A row-major bf16 matrix of `rows` x `cols` (row pitch `row_bytes`, a multiple of 16, the
@@ -20,8 +22,6 @@ namespace matmul {
 CUtensorMap make_bf16_tensor_map(const void* base, std::uint64_t rows, std::uint64_t cols, std::uint64_t row_bytes,
                                  std::uint32_t box_rows, std::uint32_t box_cols);
 
-// The number of SMs of the current device (one persistent block each).
-int sm_count();
 
 // Throws matmul::stage_unavailable unless the current device is an sm_90 GPU (compute
 // capability 9.0 exactly: the a-features wgmma and setmaxnreg exist there only).

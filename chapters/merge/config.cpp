@@ -59,14 +59,6 @@ std::size_t max_shared_bytes_per_block() {
   return optin > 1024 ? static_cast<std::size_t>(optin) - 1024 : 0;
 }
 
-int sm_count() {
-  int device = 0;
-  WB_CHECK(cudaGetDevice(&device));
-  int count = 0;
-  WB_CHECK(cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device));
-  return count > 0 ? count : 1;
-}
-
 std::size_t shared_bytes(int stage, const config& c, std::size_t key_bytes, bool with_values) {
   const auto tile = static_cast<std::size_t>(c.tile);
   switch (stage) {
@@ -108,7 +100,7 @@ config resolve(int stage, const config& requested, std::int64_t total, std::size
       if (c.tile == 0) c.tile = 1024;
       check_block(stage, c.block);
       check_shared(stage, shared_bytes(stage, c, key_bytes, with_values), ("--tile " + std::to_string(c.tile)).c_str());
-      if (c.grid == 0) c.grid = std::min<std::int64_t>(ceil_div(work, c.tile), 8 * static_cast<std::int64_t>(sm_count()));
+      if (c.grid == 0) c.grid = std::min<std::int64_t>(ceil_div(work, c.tile), 8 * static_cast<std::int64_t>(wb::multiprocessor_count()));
       check_grid(stage, c.grid, "--grid");
       break;
     }

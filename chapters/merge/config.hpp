@@ -11,6 +11,8 @@
 #include <utility>
 #include <vector>
 
+#include "wb/device_info.hpp"
+
 namespace merge {
 
 // 0 in a field means "the stage's default".
@@ -42,7 +44,5 @@ std::size_t shared_bytes(int stage, const config& resolved, std::size_t key_byte
 
 // The largest dynamic shared memory one block may have on this device (opt-in limit).
 std::size_t max_shared_bytes_per_block();
-// Streaming multiprocessors on this device (the cpu backend reports a Hopper-sized count).
-int sm_count();
 
 }  // namespace merge

@@ -103,4 +103,11 @@ void print_device_info_or_exit() {
 
 #endif
 
+int multiprocessor_count(int device) {
+  if (device < 0) WB_CHECK(cudaGetDevice(&device));
+  int count = 0;
+  WB_CHECK(cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device));
+  return count > 0 ? count : 1;
+}
+
 }  // namespace wb

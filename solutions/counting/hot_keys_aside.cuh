@@ -161,7 +161,7 @@ path_outcome count_with_hot_keys_aside(const std::int64_t* in, std::int64_t n, c
              state);
   clock.mark("hot_keys");
   const std::int64_t tiles = wb::ceil_div(n, static_cast<std::int64_t>(aside_threads * aside_items));
-  const std::int64_t resident = static_cast<std::int64_t>(counting::multiprocessor_count()) * (2048 / aside_threads);
+  const std::int64_t resident = static_cast<std::int64_t>(wb::multiprocessor_count()) * (2048 / aside_threads);
   wb::launch({static_cast<unsigned>(tiles < resident ? tiles : resident), aside_threads}, hot_keys_aside_kernel, in, n,
              static_cast<const unsigned long long*>(l.hot_keys), l.hot_counts, l.rest, state);
   clock.mark("aside");

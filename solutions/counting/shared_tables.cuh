@@ -149,7 +149,7 @@ table_state run_shared_tables(const std::int64_t* in, std::int64_t n, const shar
   if (per_sm < 1) per_sm = 1;
 #endif
   const std::int64_t tile = static_cast<std::int64_t>(s.threads) * tile_items;
-  const std::int64_t resident = static_cast<std::int64_t>(counting::multiprocessor_count()) * per_sm;
+  const std::int64_t resident = static_cast<std::int64_t>(wb::multiprocessor_count()) * per_sm;
   // Every partition gets the same number of blocks (a group), which read all the items.
   const std::int64_t groups =
       std::min(std::max<std::int64_t>(1, resident >> partition_bits), std::max<std::int64_t>(1, wb::ceil_div(n, tile)));

@@ -128,7 +128,7 @@ table_state run_two_level(const std::int64_t* in, std::int64_t n, const two_leve
   const std::int64_t tiles = wb::ceil_div(n, static_cast<std::int64_t>(scatter_tile));
   // More than 1024 buckets: the scatter's per-bucket arrays (64 KB) leave room for one block an SM.
   const bool two_blocks_an_sm = p.bucket_bits <= two_blocks_bucket_bits;
-  const std::int64_t resident = static_cast<std::int64_t>(counting::multiprocessor_count()) * (two_blocks_an_sm ? 2 : 1);
+  const std::int64_t resident = static_cast<std::int64_t>(wb::multiprocessor_count()) * (two_blocks_an_sm ? 2 : 1);
   wb::launch({static_cast<unsigned>(tiles < resident ? tiles : resident), scatter_threads,
               scatter_shared_bytes(two_blocks_an_sm ? two_blocks_bucket_bits : max_bucket_bits)},
              two_blocks_an_sm ? bucket_scatter_kernel<unsigned, two_blocks_bucket_bits>

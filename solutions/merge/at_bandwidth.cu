@@ -67,7 +67,7 @@ void partition_pass(const problem<K>& p, const config& cfg, void* temp, std::int
     K* B_s = A_s + a_samples(p.m, log2_step);
     const std::int64_t most = max_of(a_samples(p.m, log2_step), b_samples(p.n, log2_step));
     if (most > 0) {
-      static const std::int64_t fill = std::int64_t{sm_count()} * 8;  // blocks of 256: 8 per SM
+      static const std::int64_t fill = std::int64_t{wb::multiprocessor_count()} * 8;  // blocks of 256: 8 per SM
       wb::launch({static_cast<unsigned>(min_of(ceil_div(most, std::int64_t{256}), fill)), 256},
                  sample_grid_kernel<K>, p.A, p.m, p.B, p.n, log2_step, A_s, B_s);
     }

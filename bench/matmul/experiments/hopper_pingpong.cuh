@@ -123,7 +123,7 @@ void launch_pingpong(const bf16_problem& p) {
   const CUtensorMap map_B = make_bf16_tensor_map(p.B, p.K, p.N, p.N * 2, 64, 64);
   const bool pairs = p.N % 2 == 0;
   const std::int64_t tiles = wb::ceil_div(p.M, S::BM) * wb::ceil_div(p.N, S::BN);
-  const auto blocks = static_cast<unsigned>(std::min<std::int64_t>(tiles, sm_count()));
+  const auto blocks = static_cast<unsigned>(std::min<std::int64_t>(tiles, wb::multiprocessor_count()));
   wb::launch({dim3(blocks), dim3(S::THREADS), S::SHARED_BYTES}, pingpong_kernel<S>, map_A, map_B, p.C, p.M, p.N, p.K,
              pairs);
 }

@@ -58,7 +58,7 @@ void configs(const experiment::shape& s, const std::string& only) {
   wmma_config<wmma_shape<256, 128, 64, 4, 2, 2>>(b, "256x128x64 2 stages");
 
   const wb::workspace ws = b.workspace(solution::hopper_workspace_bytes(s.M, s.N, s.K));
-  b.measure("6", "the stage (tile by shape: " + std::string(tile_name(hopper_tile_for(s.M, s.N, sm_count()))) + ")",
+  b.measure("6", "the stage (tile by shape: " + std::string(tile_name(hopper_tile_for(s.M, s.N, wb::multiprocessor_count()))) + ")",
             [&] { solution::matmul_hopper(b.p(), ws); });
   hopper_config<hopper_128x256>(b, "128x256 4 stages groups of 8");
   hopper_config<hopper_shape<128, 256, 3, 8, true>>(b, "128x256 3 stages groups of 8");

@@ -13,5 +13,9 @@ std::string device_description();
 // Prints device_description() to stdout. On the cuda backend without a usable GPU, prints
 // the explanation and exits with status 2 (no CUDA error trace).
 void print_device_info_or_exit();
+// Streaming multiprocessors of `device` (-1: the current device), at least 1: what persistent
+// and grid-filling launches size their grids by. Asked of the device each call (a process may
+// drive several GPUs); the cpu backend reports a Hopper-sized count.
+int multiprocessor_count(int device = -1);
 
 }  // namespace wb
