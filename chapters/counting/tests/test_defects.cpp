@@ -1,5 +1,5 @@
 // One regression check per defect of the article that a stage of this chapter fixes
-// (shared/SOURCE-DEFECTS.md D1-D11, and D12-D13 found while writing the chapter). Each check
+// (D1-D11 of the DCA article, and D12-D13 found while writing the chapter: the README's defect table). Each check
 // runs a deliberately defective variant (tests/defective*.{cpp,cu}, a small mutation of the
 // stage) and shows it fails, then runs the stage on the same input and shows it passes.
 // D5 (cudaDeviceSynchronize in device code) is a compile-time defect: its checks are the
@@ -13,6 +13,7 @@
 #include "defective.hpp"
 #include "test_common.hpp"
 #include "wb/device_buffer.hpp"
+#include "wb/race_check.hpp"
 #include "wb/timing.hpp"
 
 namespace {
@@ -85,15 +86,27 @@ TEST_SUITE("counting/3 direct port") {
     const auto expected = reference_table<i8>(data);
     wb::device_buffer<i8> d(data);
 #if defined(WB_BACKEND_CPU)
-    {  // The defective variant is right only if lower threads happen to run first.
-      schedule_order_scope reverse("reverse");
+    {  // The defective variant is right only if lower threads happen to run first: the race
+       // check reports the read of the table another thread writes, whatever the order.
       wb::device_buffer<i8> values(data.size());
       wb::device_buffer<u64> counts(data.size());
       wb::device_buffer<unsigned> rows(1);
-      defective::count_direct_port_D12(d.data(), static_cast<std::int64_t>(data.size()), values.data(), counts.data(),
-                                       rows.data());
-      const unsigned n_rows = rows.to_host()[0];
-      CHECK(n_rows > expected.size());  // the same value reported by several threads
+      std::string race;
+      CHECK(wb::testing::race_reported(
+          [&] {
+            defective::count_direct_port_D12(d.data(), static_cast<std::int64_t>(data.size()), values.data(),
+                                             counts.data(), rows.data());
+          },
+          &race));
+      CHECK(race.find("data race on shared memory") != std::string::npos);
+      wb::cpu::set_race_check(false);  // unchecked, in reverse order: the same value reported by several threads
+      {
+        schedule_order_scope reverse("reverse");
+        defective::count_direct_port_D12(d.data(), static_cast<std::int64_t>(data.size()), values.data(), counts.data(),
+                                         rows.data());
+      }
+      wb::cpu::set_race_check(true);
+      CHECK(rows.to_host()[0] > expected.size());
     }
 #endif
     for (const char* order : {"in-order", "reverse", "shuffle:3"}) {
@@ -111,10 +124,21 @@ TEST_SUITE("counting/4 dynamic parallelism") {
     wb::device_buffer<i8> d(data);
     wb::device_buffer<u64> count(1);
 #if defined(WB_BACKEND_CPU)
-    {  // thread 0 runs last: it wipes what the others added
-      schedule_order_scope reverse("reverse");
+    {  // The race check reports thread 0's zeroing against the others' atomicAdd, whatever the
+       // order; unchecked, with thread 0 last, it wipes what the others added.
       count.fill_bytes(0);
-      defective::count_if_D6(d.data(), static_cast<std::int64_t>(data.size()), value, count.data());
+      std::string race;
+      CHECK(wb::testing::race_reported(
+          [&] { defective::count_if_D6(d.data(), static_cast<std::int64_t>(data.size()), value, count.data()); },
+          &race));
+      CHECK(race.find("data race on shared memory") != std::string::npos);
+      wb::cpu::set_race_check(false);
+      {
+        schedule_order_scope reverse("reverse");
+        count.fill_bytes(0);
+        defective::count_if_D6(d.data(), static_cast<std::int64_t>(data.size()), value, count.data());
+      }
+      wb::cpu::set_race_check(true);
       CHECK(count.to_host()[0] != expected);
     }
 #endif

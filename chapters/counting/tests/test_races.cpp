@@ -1,0 +1,80 @@
+// The races of the counting chapter's lessons (common/CPU-BACKEND.md, "The race check"): every
+// item adds one to a counter other threads add to (an atomic, or a counter of one's own);
+// privatized counters are flushed after a barrier and the last block reads every block's
+// counts after a ticket taken behind a fence; the hash table claims a slot with atomicCAS.
+// Each case runs this track's stage on an input with many items per value under the race
+// check: a plain `bins[v] += 1` fails here, with both threads and the line named. Against the
+// solution it also runs the racy variants a learner writes, made from the solution's code
+// (atomics as plain read-modify-writes; each barrier left out; no fences). Each must be caught.
+#include <cstdint>
+#include <vector>
+
+#include "test_common.hpp"
+#include "wb/race_check.hpp"
+
+using namespace counting;
+using namespace counting::testing;
+using i8 = std::int8_t;
+using i64 = std::int64_t;
+
+namespace {
+
+template <class T>
+bool counts_right(int stage, const std::vector<T>& data, const config& cfg = {}) {
+  return !table_mismatch(reference_table<T>(data), run_stage<T>(stage, data, cfg)).has_value();
+}
+
+}  // namespace
+
+TEST_SUITE("counting/3 direct port") {
+  TEST_CASE("race: every thread loads its part of each tile, and all wait before and after reading it (D12)") {
+    const auto data = wb::gen::few_distinct<i8>(3 * 64 + 9, wb::testing::seed(701), 5);
+    config cfg;
+    cfg.block = 64;
+    wb::testing::check_race_lesson([&] { return counts_right(3, data, cfg); }, {true, true, false});
+  }
+}
+
+TEST_SUITE("counting/5 global atomics") {
+  TEST_CASE("race: two threads adding one to the same counter need an atomicAdd (a plain += loses counts)") {
+    const auto data = wb::gen::few_distinct<i8>(4000, wb::testing::seed(702), 7);
+    config cfg;
+    cfg.block = 64;
+    wb::testing::check_race_lesson([&] { return counts_right(5, data, cfg); }, {false, true, false});
+  }
+}
+
+TEST_SUITE("counting/6 privatized") {
+  TEST_CASE("race: shared counters, the flush after a barrier, the last block's ticket behind a fence") {
+    const auto data = wb::gen::few_distinct<i8>(30'001, wb::testing::seed(703), 11);
+    for (int variant = 0; variant <= 3; ++variant) {
+      CAPTURE(variant);
+      config cfg;
+      cfg.variant = variant;
+      cfg.blocks = 2;
+      wb::testing::check_race_lesson([&] { return counts_right(6, data, cfg); }, {true, true, true});
+    }
+  }
+}
+
+TEST_SUITE("counting/7 hash table") {
+  TEST_CASE("race: a slot is claimed with atomicCAS and counted with atomicAdd") {
+    const auto data = wb::gen::few_distinct<i64>(6000, wb::testing::seed(704), 300);
+    for (int path : {1, 4}) {  // the shared-memory tables, the global table
+      CAPTURE(path);
+      config cfg;
+      cfg.variant = path;
+      wb::testing::check_race_lesson([&] { return counts_right(7, data, cfg); }, {false, true, false});
+    }
+  }
+}
+
+TEST_SUITE("counting/8 pipeline") {
+  TEST_CASE("race: every chunk counts into the same bins: atomics") {
+    const auto data = wb::gen::few_distinct<i8>(9000, wb::testing::seed(705), 9);
+    config cfg;
+    cfg.chunk_items = 1000;
+    cfg.streams = 3;
+    wb::testing::check_race_lesson([&] { return counts_right(8, data, cfg); }, {false, true, false});
+  }
+}
