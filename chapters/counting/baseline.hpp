@@ -8,7 +8,7 @@
 namespace counting::baseline {
 
 // int8: cub::DeviceHistogram::HistogramEven over the items' raw bytes (uint8 samples, 256
-// bins of width 1 over [0, 256): CUB's 8-bit fast path, as in shared/ANCHORS.md);
+// bins of width 1 over [0, 256): CUB's 8-bit fast path);
 // bins[b] counts the items whose byte is b, i.e. value (int8_t)b.
 // `temp` holds cub_histogram_temp_bytes(n) bytes.
 std::size_t cub_histogram_temp_bytes(std::int64_t n);

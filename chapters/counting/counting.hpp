@@ -1,7 +1,7 @@
 // The distribution counting chapter's interface: what every stage computes, the types it
 // computes them with, and (in counting_api.hpp) the stage functions of both tracks.
 //
-// The problem (the DCA article, seeds/001, "Background"): given N items, how often does each
+// The problem (the DCA article, the DCA article, "Background"): given N items, how often does each
 // value occur? The answer is the frequency table, one (value, count) pair per distinct value.
 //
 //     table = { (v, #{ i : data[i] == v }) : v occurs in data }

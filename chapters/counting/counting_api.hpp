@@ -2,8 +2,8 @@
 // counting::solution and again inside counting::exercise (no include guard on purpose); the
 // types (entry, device_table, workspace, config) come from counting.hpp.
 //
-// Each stage's comment says where it comes from in the article (seeds/001) and which of its
-// defects (shared/SOURCE-DEFECTS.md, D1-D11, and D12-D13 found while writing this chapter)
+// Each stage's comment says where it comes from in the DCA article and which of its
+// defects (the README's table: D1-D11, and D12-D13 found while writing this chapter)
 // the stage fixes. T is std::int8_t or std::int64_t unless the stage says otherwise.
 
 // ---- Stage 0: the article's sequential algorithm: the specification -------------------------

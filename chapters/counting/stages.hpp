@@ -11,7 +11,7 @@ namespace counting {
 
 inline constexpr std::array<wb::stage, 9> stages = {{
     {0, "counting/0 sequential", "the article's sequential algorithm (the specification)",
-     "seeds/001 'Distribution counting algorithm overview'; D1",
+     "the distribution counting article, 'Distribution counting algorithm overview'; D1",
      "stage0_sequential.cpp",
      {"The article's dist_count is three nested loops: for each item, count its duplicates after it, and add "
       "(value, count) to the table unless the value is already there.",
@@ -21,7 +21,7 @@ inline constexpr std::array<wb::stage, 9> stages = {{
       "In dist_count_first_seen: for index in [0, N): count = 1 + #{j > index : data[j] == data[index]}; search "
       "freq_t[ft_item-1 .. 0] (only the entries written so far) for data[index]; if absent, "
       "freq_t.push_back({data[index], count}). Use 64-bit indices. dist_count then sorts by value (written)."}},
-    {1, "counting/1 openmp", "OpenMP, fixed (D2-D4)", "seeds/001 'Code optimized with Intel OpenMP'; D2, D3, D4",
+    {1, "counting/1 openmp", "OpenMP, fixed (D2-D4)", "the distribution counting article, 'Code optimized with Intel OpenMP'; D2, D3, D4",
      "stage1_openmp.cpp",
      {"The article shares the O(N^2) loop among threads, but drops items (D2), reads table entries nobody wrote "
       "(D3) and serialises on one lock (D4). Keep the algorithm; share the work right.",
@@ -42,7 +42,7 @@ inline constexpr std::array<wb::stage, 9> stages = {{
       "++counts[(uint8_t)v] for each v; for value = -128..127, push {value, counts[(uint8_t)value]} if non-zero. "
       "else: sorted = copy of data; std::sort; for each run [i, j) of equal keys push {sorted[i], j - i}."}},
     {3, "counting/3 direct port", "direct GPU port, O(N^2), race-free first-occurrence rule",
-     "seeds/001 cdpCountChunkKernel; PMPP §5.4 tiling; D6, D12", "stage3_direct_port.cu",
+     "the distribution counting article, cdpCountChunkKernel; PMPP §5.4 tiling; D6, D12", "stage3_direct_port.cu",
      {"The article's outer loop becomes the grid: one thread per item, each walking the whole input through "
       "shared-memory tiles (PMPP §5.4). Who reports a value must not depend on which thread runs first (D12).",
       "Thread i counts the items equal to in[i], tile by tile, and notes whether an equal item sits at a smaller "
@@ -55,7 +55,7 @@ inline constexpr std::array<wb::stage, 9> stages = {{
       "tile in[] and (counts[] > 0) the same way; rank = #{j reported : in[j] < in[i]}; if counts[i] > 0: "
       "out.values[rank] = in[i], out.counts[rank] = counts[i], atomicAdd 1 to *out.size."}},
     {4, "counting/4 dynamic parallelism", "dynamic parallelism done right for CUDA 12+ (GPU only)",
-     "seeds/001 cdpCountChunkKernel, cdpCountIfKernel, cdpMergeAllReduction; D5-D9, D13",
+     "the distribution counting article, cdpCountChunkKernel, cdpCountIfKernel, cdpMergeAllReduction; D5-D9, D13",
      "dynamic/stage4_dynamic_parallelism.cu",
      {"Kernels launch kernels (CUDA dynamic parallelism). Since CUDA 12 a parent cannot wait for its children "
       "(cudaDeviceSynchronize on the device is gone, D5): what needs their results is launched after them.",
@@ -78,8 +78,10 @@ inline constexpr std::array<wb::stage, 9> stages = {{
       "its counter, and the threads share the counters through atomics (PMPP §9.2-9.3).",
       "A grid-stride loop over the items; each item does one atomic add of 1 to the 64-bit counter of its raw byte. "
       "The host code zeroes the counters before and turns them into the table after.",
-      "for (std::int64_t i = wb::global_thread_index(); i < n; i += wb::grid_thread_count()) "
-      "atomicAdd(reinterpret_cast<unsigned long long*>(&bins[static_cast<std::uint8_t>(in[i])]), 1ull);"}},
+      "for (std::int64_t i = wb::global_thread_index(); i < n; i += wb::grid_thread_count()) { one atomic add "
+      "per item }. The body is yours: the counter is the one of in[i]'s raw byte (histogram_table.cuh says why), "
+      "and CUDA's 64-bit atomicAdd takes an unsigned long long* (bins holds std::uint64_t). A plain += would lose "
+      "counts when two threads add at once: the check's race report names it."}},
     {6, "counting/6 privatized", "privatized histogram: per-thread shared counters, 16-byte loads (int8)",
      "PMPP §9.4-9.6 (privatization, coarsening); CUDA Handbook ch. 12 (bandwidth)",
      "block_histogram.cuh stage6_privatized.cu",
@@ -113,7 +115,8 @@ inline constexpr std::array<wb::stage, 9> stages = {{
       "keys[place] = t.keys[i], counts[place] = t.counts[i]. Faster: __match_any_sync to add a warp's equal keys "
       "together, one atomicAdd per block in compact."}},
     {8, "counting/8 pipeline", "data larger than one transfer: pinned memory, streams, one table (D10, D11)",
-     "seeds/001 cdpDistCountLaunch; CUDA Handbook ch. 6 (streams, pinned memory); D10, D11", "stage8_pipeline.cu",
+     "the distribution counting article, cdpDistCountLaunch; CUDA Handbook ch. 6 (streams, pinned memory); D10, D11",
+     "stage8_pipeline.cu",
      {"Overlap the copies with the counting: pinned host memory and several streams (CUDA Handbook ch. 6), every "
       "chunk counted into one shared set of bins instead of one table per chunk.",
       "Split the input into chunks, the last one shorter (D10). Chunk c goes to stream c % S: an asynchronous copy "

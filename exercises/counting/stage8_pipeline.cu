@@ -1,6 +1,6 @@
 // Stage 8 (exercise): data larger than one transfer: the article's chunked host pipeline, fixed (int8).
 //
-// cdpDistCountLaunch (seeds/001) walks the data in chunks, one stream per chunk, but:
+// cdpDistCountLaunch (the DCA article) walks the data in chunks, one stream per chunk, but:
 //   D10  it copies CHUNK_SIZE_HOST - 1 bytes of each chunk and never the rest of the input
 //        after the last whole chunk: items are lost;
 //   D11  after every chunk it synchronises the whole device (cudaStreamSynchronize,

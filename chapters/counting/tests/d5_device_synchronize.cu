@@ -1,4 +1,4 @@
-// D5 (seeds/001, every CUDA kernel): the article's kernels wait for their children with
+// D5 (the DCA article, every CUDA kernel): the article's kernels wait for their children with
 // cudaDeviceSynchronize() in device code. CUDA 12 removed that for compute_90 and later, so
 // the article does not compile with today's toolkits. This file is compiled twice by ctest
 // on the cuda backend (chapters/counting/CMakeLists.txt): with -DDEFECTIVE (the article's

@@ -1,5 +1,5 @@
 // Deliberately defective variants of the chapter's own code, one per defect of the article
-// (shared/SOURCE-DEFECTS.md, D2-D13), each a small mutation of a stage. The regression checks
+// (D2-D13, the README's defect table), each a small mutation of a stage. The regression checks
 // in test_defects.cpp show that each one FAILS where the stage passes. Never used elsewhere.
 #pragma once
 
