@@ -228,6 +228,10 @@ struct detector {
   // a volatile store whose value is known only after it (read at the next step)
   location* capture = nullptr;
   std::uintptr_t capture_address = 0;
+  // a plain write racing with an earlier plain write: a race only if it changes the value
+  std::uintptr_t pending_address = 0;
+  unsigned pending_size = 0;
+  std::array<unsigned char, 16> pending_before{};
   // the first race of the block
   bool found = false;
   race_report report;
@@ -332,6 +336,13 @@ void settle(detector& d) {
     version& v = d.capture->versions.back();
     std::memcpy(v.value.data(), reinterpret_cast<const void*>(d.capture_address), d.capture->size);
     d.capture = nullptr;
+  }
+  if (d.pending_size != 0) {
+    if (!d.found &&
+        std::memcmp(d.pending_before.data(), reinterpret_cast<const void*>(d.pending_address), d.pending_size) != 0) {
+      d.found = true;  // the report was filled in when the write was seen
+    }
+    d.pending_size = 0;
   }
 }
 
@@ -487,12 +498,25 @@ void access(std::uintptr_t address, unsigned size, op_t op, kind_t kind, const v
       if (c.r.epoch != 0 && c.r.epoch < d.block_start) c.r = {};
     }
     if (!d.found) {
-      // Against the last write: a write or read now races with an unordered write, unless the
-      // earlier write is marked and this access reads, or both are marked.
+      // Against the last write: a read now races with an unordered plain write (a marked
+      // write may be read by anyone: the value seen is decided below); a write races with it
+      // unless both are marked. Two plain writes of the same value are not reported: the
+      // second write's value is compared after it (a flag that several threads set to 1).
       if (c.w.epoch != 0 && (c.w.bytes & bytes) != 0 && !ordered(d, t, c.w)) {
         const bool earlier_marked = marked(c.w.kind, global);
-        const bool races = op == read_op ? !earlier_marked : !(earlier_marked && marked(kind, global));
-        if (races) {
+        const bool now_marked = marked(kind, global);
+        const bool races = op == read_op ? !earlier_marked : !(earlier_marked && now_marked);
+        if (races && op == write_op && !earlier_marked && !now_marked && size <= 16 &&
+            (d.pending_size == 0 || d.pending_address == address)) {
+          if (d.pending_size == 0) {  // (the access's other 4-byte pieces: the same decision)
+            found_race(d, t, global, address, size, write_op, static_cast<kind_t>(c.w.kind), c.w.epoch, c.w.tid, -1,
+                       c.w.pc, op, kind, pc_offset(pc));
+            d.found = false;  // decided at the next step, once the value written is known
+            d.pending_address = address;
+            d.pending_size = size;
+            std::memcpy(d.pending_before.data(), reinterpret_cast<const void*>(address), size);
+          }
+        } else if (races) {
           found_race(d, t, global, address, size, write_op, static_cast<kind_t>(c.w.kind), c.w.epoch, c.w.tid, -1,
                      c.w.pc, op, kind, pc_offset(pc));
         }
@@ -942,7 +966,9 @@ void fence() {
 
 bool found() {
   detector* d = t_detector;
-  return d != nullptr && d->found;
+  if (d == nullptr) return false;
+  settle(*d);  // a write that raced: decided once its value is known
+  return d->found;
 }
 
 std::string take_report() {

@@ -73,10 +73,11 @@ enum class chain_defect {
   plain_carries_no_wait  // plain carries read without waiting for the flag
 };
 
-// Block b (one thread) adds in[b] to block b-1's carry and passes it on. Blocks start in
-// blockIdx order on the cpu backend, so waiting is never long.
-__global__ void carry_chain(const int* in, int* carries, unsigned* flags, int* out, chain_defect defect) {
-  const unsigned b = blockIdx.x;
+// Block b (one thread) adds in[b] to block b-1's carry and passes it on. b is the order the
+// blocks start in (a ticket: a block never waits for one that has not started, S4).
+__global__ void carry_chain(const int* in, int* carries, unsigned* flags, int* out, unsigned* ticket,
+                            chain_defect defect) {
+  const unsigned b = atomicAdd(ticket, 1u);
   int before = 0;
   if (b > 0) {
     if (defect != chain_defect::no_wait && defect != chain_defect::plain_carries_no_wait) {
@@ -84,8 +85,12 @@ __global__ void carry_chain(const int* in, int* carries, unsigned* flags, int* o
       }
     }
     if (defect != chain_defect::no_reader_fence) __threadfence();
-    const bool plain = defect == chain_defect::plain_carries || defect == chain_defect::plain_carries_no_wait;
-    before = plain ? carries[b - 1] : static_cast<volatile int*>(carries)[b - 1];
+    // (Two statements: `plain ? carries[i] : volatile_carries[i]` would read volatile both ways.)
+    if (defect == chain_defect::plain_carries || defect == chain_defect::plain_carries_no_wait) {
+      before = carries[b - 1];
+    } else {
+      before = static_cast<volatile int*>(carries)[b - 1];
+    }
   }
   const int mine = before + in[b];
   if (defect == chain_defect::flag_before_carry) {
@@ -152,6 +157,12 @@ __global__ void shared_counter(unsigned* out) {
   atomicAdd(&count, 1u);
   __syncthreads();
   if (threadIdx.x == 0) *out = count;
+}
+
+// --- a flag several threads set to the same value ------------------------------------------------
+
+__global__ void set_flag(unsigned long long* flag, unsigned long long value_of_block_1) {
+  if (threadIdx.x == 0) *flag = blockIdx.x == 1 ? value_of_block_1 : 1;
 }
 
 // --- reads past either end of an array -------------------------------------------------------
@@ -258,12 +269,14 @@ TEST_SUITE("race check") {
     std::vector<int> expected(blocks);
     std::partial_sum(in.begin(), in.end(), expected.begin());
     wb::device_buffer<int> d_in(in), carries(blocks), out(blocks);
-    wb::device_buffer<unsigned> flags(blocks);
+    wb::device_buffer<unsigned> flags(blocks), ticket(1);
     const auto run = [&](chain_defect defect) {
       carries.fill_bytes(0);
       flags.fill_bytes(0);
       out.fill_bytes(0);
-      wb::launch({dim3(blocks), dim3(1)}, carry_chain, d_in.data(), carries.data(), flags.data(), out.data(), defect);
+      ticket.fill_bytes(0);
+      wb::launch({dim3(blocks), dim3(1)}, carry_chain, d_in.data(), carries.data(), flags.data(), out.data(),
+                 ticket.data(), defect);
       return out.to_host();
     };
     WB_CHECK_EQUAL_SEQ(expected, run(chain_defect::none));
@@ -339,6 +352,17 @@ TEST_SUITE("race check") {
       const std::string failure = failure_of([&] { wb::launch({dim3(1), dim3(96)}, shared_counter<false>, out.data()); });
       CHECK(failure.find("data race on shared memory") != std::string::npos);
     }
+#endif
+  }
+
+  TEST_CASE("blocks setting one flag to the same value do not race; to different values they do") {
+    wb::device_buffer<unsigned long long> flag(1);
+    flag.fill_bytes(0);
+    wb::launch({dim3(3), dim3(32)}, set_flag, flag.data(), 1ull);
+    CHECK(flag.to_host()[0] == 1u);
+#if defined(WB_BACKEND_CPU)
+    const std::string failure = failure_of([&] { wb::launch({dim3(3), dim3(32)}, set_flag, flag.data(), 2ull); });
+    CHECK(failure.find("data race on global memory") != std::string::npos);
 #endif
   }
 

@@ -314,13 +314,15 @@ __global__ void __launch_bounds__(threads)
   }
   __syncthreads();
   if (overflow != 0) {
-    if (threadIdx.x == 0) state->overflow = 1;
+    if (threadIdx.x == 0) atomicExch(&state->overflow, 1ull);  // a flag other threads may set and read at once
     return;
   }
   // The block's table into the global one: a few thousand atomics per block, not one per item.
   for (int s = static_cast<int>(threadIdx.x); s < slots; s += threads) {
     const unsigned long long h = keys[s];
-    if (h != ht::hashed_empty_key && !ht::insert(merged, ht::unmix(h), counts[s])) state->overflow = 1;
+    if (h != ht::hashed_empty_key && !ht::insert(merged, ht::unmix(h), counts[s])) {
+      atomicExch(&state->overflow, 1ull);  // a flag other threads may set and read at once
+    }
   }
   if (threadIdx.x == 0 && sentinel > 0) atomicAdd(&state->sentinel_count, sentinel);
 }
@@ -336,7 +338,7 @@ __global__ void insert_kernel(const std::int64_t* in, std::int64_t n, ht::table_
     if (u == ht::empty_key) {
       atomicAdd(&state->sentinel_count, static_cast<unsigned long long>(count));
     } else if (!ht::insert(t, u, static_cast<Count>(count))) {
-      state->overflow = 1;
+      atomicExch(&state->overflow, 1ull);  // a flag other threads may set and read at once
     }
   };
   for (std::int64_t base = static_cast<std::int64_t>(blockIdx.x) * tile; base < n;
@@ -428,7 +430,7 @@ __device__ void spill_one(ht::table_view<Count> spill, unsigned long long h, uns
   if (u == ht::empty_key) {
     atomicAdd(&state->sentinel_count, static_cast<unsigned long long>(count));
   } else if (!ht::insert(spill, u, static_cast<Count>(count))) {
-    state->overflow = 1;
+    atomicExch(&state->overflow, 1ull);  // a flag other threads may set and read at once
   }
 }
 
@@ -838,7 +840,7 @@ __global__ void __launch_bounds__(table_threads)
   }
   __syncthreads();
   if (overflow != 0) {
-    if (threadIdx.x == 0) state->overflow = 1;
+    if (threadIdx.x == 0) atomicExch(&state->overflow, 1ull);  // a flag other threads may set and read at once
     return;
   }
   if (by_range.mult != 0) {  // buckets by key range: the bucket's pairs, sorted, are its slice
