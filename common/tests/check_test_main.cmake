@@ -129,7 +129,7 @@ expect_run("only one stage, reported for wb" 0
            "stage${tab}demo/1${tab}fail${tab}1${tab}1${tab}0\nsuite${tab}demo/1 fail\n"
            "where${tab}common/tests/progress_demo.cpp:"
            "context${tab}at index 3: expected 7, got 8\n"
-           "case${tab}demo/1: fails\nend\n"
+           "case${tab}demo/1: fails\nfailed${tab}demo/1: fails\nend\n"
   NOT_CONTAINS "demo/2" "demo/10" "test seed" "passed,")
 expect_run("a named pitfall's failure first, every failing case, the code's output" 0
   ARGS --wb-progress --wb-report --wb-only=demo/6

@@ -533,10 +533,11 @@ void print_failure(const stage_ref& s, const check_result& r) {
     std::printf("  test case:   %s\n", r.failed_case.c_str());
     // The contexts: the input (sizes, type, distribution; the values themselves when there are
     // few), then what the check found (the first mismatch: index, expected, got).
+    // (A check that only says "is false" carries what it found in its message, the last context.)
+    const bool message_last = r.contexts.size() > 1 || (r.check.size() >= 8 && r.check.compare(r.check.size() - 8, 8, "is false") == 0);
     for (std::size_t i = 0; i < r.contexts.size(); ++i) {
       if (r.contexts[i].empty()) continue;
-      std::printf("  %-12s %s\n", i + 1 == r.contexts.size() && r.contexts.size() > 1 ? "found:" : "input:",
-                  r.contexts[i].c_str());
+      std::printf("  %-12s %s\n", i + 1 == r.contexts.size() && message_last ? "found:" : "input:", r.contexts[i].c_str());
     }
     // WB_CHECK_EQUAL_SEQ's own expression says nothing the mismatch above does not.
     if (!r.check.empty() && r.check.find("wb_mismatch_") == std::string::npos) {

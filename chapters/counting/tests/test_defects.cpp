@@ -191,9 +191,14 @@ TEST_SUITE("counting/4 dynamic parallelism") {
     wb::device_buffer<u64> merged(data.size());
     table_buffers<i8> out(static_cast<std::int64_t>(data.size()));
     out.poison();
-    merge(v.data(), c.data(), static_cast<std::int64_t>(data.size()), static_cast<std::int64_t>(chunk), merged.data(),
-          out.view());
-    WB_CHECK(cudaDeviceSynchronize());
+    // A defective merge may rank two entries alike, and two threads write one row: the cpu
+    // backend's race check stops such a launch, and there is no table.
+    const bool raced = wb::testing::race_reported([&] {
+      merge(v.data(), c.data(), static_cast<std::int64_t>(data.size()), static_cast<std::int64_t>(chunk), merged.data(),
+            out.view());
+      WB_CHECK(cudaDeviceSynchronize());
+    });
+    if (raced) return {};
     return out.to_host();
   }
 

@@ -6,6 +6,7 @@
 // check: a plain `bins[v] += 1` fails here, with both threads and the line named. Against the
 // solution it also runs the racy variants a learner writes, made from the solution's code
 // (atomics as plain read-modify-writes; each barrier left out; no fences). Each must be caught.
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -20,8 +21,9 @@ using i64 = std::int64_t;
 namespace {
 
 template <class T>
-bool counts_right(int stage, const std::vector<T>& data, const config& cfg = {}) {
-  return !table_mismatch(reference_table<T>(data), run_stage<T>(stage, data, cfg)).has_value();
+std::string counts_right(int stage, const std::vector<T>& data, const config& cfg = {}) {
+  const auto mismatch = table_mismatch(reference_table<T>(data), run_stage<T>(stage, data, cfg));
+  return mismatch ? std::to_string(data.size()) + " items: wrong table: " + *mismatch : std::string();
 }
 
 }  // namespace
@@ -46,7 +48,13 @@ TEST_SUITE("counting/5 global atomics") {
 
 TEST_SUITE("counting/6 privatized") {
   TEST_CASE("race: shared counters, the flush after a barrier, the last block's ticket behind a fence") {
-    const auto data = wb::gen::few_distinct<i8>(30'001, wb::testing::seed(703), 11);
+    // The first items hold a value no other item has: only the first block counts it, so the
+    // last block reads that bin only through the ticket (and its fences).
+    auto data = wb::gen::few_distinct<i8>(30'001, wb::testing::seed(703), 11);
+    std::vector<bool> used(256, false);
+    for (const i8 v : data) used[static_cast<std::uint8_t>(v)] = true;
+    const auto lone = static_cast<i8>(static_cast<std::uint8_t>(std::find(used.begin(), used.end(), false) - used.begin()));
+    std::fill(data.begin(), data.begin() + 64, lone);
     for (int variant = 0; variant <= 3; ++variant) {
       CAPTURE(variant);
       config cfg;
@@ -71,10 +79,12 @@ TEST_SUITE("counting/7 hash table") {
 
 TEST_SUITE("counting/8 pipeline") {
   TEST_CASE("race: every chunk counts into the same bins: atomics") {
-    const auto data = wb::gen::few_distinct<i8>(9000, wb::testing::seed(705), 9);
+    // Two blocks count each chunk (one block alone would need no atomics for its flush).
+    const auto data = wb::gen::few_distinct<i8>(60'000, wb::testing::seed(705), 9);
     config cfg;
-    cfg.chunk_items = 1000;
+    cfg.chunk_items = 20'000;
     cfg.streams = 3;
+    cfg.blocks = 2;
     wb::testing::check_race_lesson([&] { return counts_right(8, data, cfg); }, {false, true, false});
   }
 }

@@ -12,11 +12,15 @@ using namespace merge::testing;
 
 namespace {
 
-// True when `stage` merges A and B (with values) right with the launch shape `cfg`.
-bool merges_right(int stage, const std::vector<std::int32_t>& A, const std::vector<std::int32_t>& B, const config& cfg) {
+// What is wrong with `stage`'s merge of A and B (with values) with the launch shape `cfg`; "" when right.
+std::string merge_error(int stage, const std::vector<std::int32_t>& A, const std::vector<std::int32_t>& B,
+                        const config& cfg) {
   const merged<std::int32_t> expected = reference(A, B, true);
   const merged<std::int32_t> got = run_stage(stage, A, B, true, cfg);
-  return got.C == expected.C && got.C_val == expected.C_val;
+  const std::string what = "m=" + std::to_string(A.size()) + ", n=" + std::to_string(B.size()) + ", " + describe(stage, cfg);
+  if (auto keys = wb::testing::first_mismatch(expected.C, got.C)) return what + ": keys " + *keys;
+  if (auto values = wb::testing::first_mismatch(expected.C_val, got.C_val)) return what + ": values " + *values;
+  return {};
 }
 
 // Inputs whose merge takes from both sides in every tile, duplicates across them.
@@ -34,7 +38,7 @@ TEST_SUITE("merge/3 tiled") {
     const auto inputs = race_inputs(70, 61, 301);
     const auto& A = inputs.first;
     const auto& B = inputs.second;
-    wb::testing::check_race_lesson([&] { return merges_right(3, A, B, {4, 8, 0, 3}); }, {});
+    wb::testing::check_race_lesson([&] { return merge_error(3, A, B, {4, 8, 0, 3}); }, {});
   }
 }
 
@@ -43,7 +47,7 @@ TEST_SUITE("merge/4 circular") {
     const auto inputs = race_inputs(70, 61, 302);
     const auto& A = inputs.first;
     const auto& B = inputs.second;
-    wb::testing::check_race_lesson([&] { return merges_right(4, A, B, {4, 8, 0, 3}); }, {});
+    wb::testing::check_race_lesson([&] { return merge_error(4, A, B, {4, 8, 0, 3}); }, {});
   }
 }
 
@@ -52,7 +56,7 @@ TEST_SUITE("merge/5 coarsened") {
     const auto inputs = race_inputs(90, 77, 303);
     const auto& A = inputs.first;
     const auto& B = inputs.second;
-    wb::testing::check_race_lesson([&] { return merges_right(5, A, B, {8, 0, 4, 0}); }, {});
+    wb::testing::check_race_lesson([&] { return merge_error(5, A, B, {8, 0, 4, 0}); }, {});
   }
 }
 
@@ -61,6 +65,6 @@ TEST_SUITE("merge/6 at-bandwidth") {
     const auto inputs = race_inputs(500, 433, 304);
     const auto& A = inputs.first;
     const auto& B = inputs.second;
-    wb::testing::check_race_lesson([&] { return merges_right(6, A, B, {}); }, {});
+    wb::testing::check_race_lesson([&] { return merge_error(6, A, B, {}); }, {});
   }
 }

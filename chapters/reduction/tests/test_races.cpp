@@ -16,9 +16,10 @@ using namespace reduction::testing;
 
 namespace {
 
-bool sums_right(int stage, const std::vector<std::int32_t>& data, const config& cfg) {
+std::string sums_right(int stage, const std::vector<std::int32_t>& data, const config& cfg) {
   const auto got = run_device(device_stage<std::int32_t>(stage), data, cfg);
-  return sum_mismatch(data, got, rounding_depth(static_cast<std::int64_t>(data.size()), cfg)).empty();
+  const std::string error = sum_mismatch(data, got, rounding_depth(static_cast<std::int64_t>(data.size()), cfg));
+  return error.empty() ? error : describe("int32", data.size(), cfg) + ": " + error;
 }
 
 std::vector<std::int32_t> race_data(std::size_t n, std::uint64_t salt) {

@@ -17,9 +17,10 @@ using namespace sort::testing;
 
 namespace {
 
-bool sorts_right(int stage, const std::vector<std::uint32_t>& keys, const config& cfg) {
+std::string sorts_right(int stage, const std::vector<std::uint32_t>& keys, const config& cfg) {
   const auto values = positions(keys.size());
-  return sort_error(keys, values, run_stage<std::uint32_t>(stage, keys, values, cfg)).empty();
+  const std::string error = sort_error(keys, values, run_stage<std::uint32_t>(stage, keys, values, cfg));
+  return error.empty() ? error : "uint32 keys with values, n " + std::to_string(keys.size()) + ": " + error;
 }
 
 std::vector<std::uint32_t> race_keys(std::size_t n, std::uint64_t salt) {

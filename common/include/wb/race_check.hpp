@@ -4,11 +4,21 @@
 // (compute-sanitizer's racecheck finds races there) it runs the variant and returns false.
 #pragma once
 
+#include <cerrno>
+#include <csignal>
+#include <cstdio>
 #include <cstring>
 #include <exception>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
+
+#if defined(WB_BACKEND_CPU)
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#endif
 
 #include <doctest/doctest.h>
 
@@ -41,25 +51,56 @@ inline bool race_check_active() {
 #endif
 }
 
-// What a racy variant of a stage did: "race reported", "wrong output", "failed: <error>", or
-// "" when nothing noticed it. run() launches the stage and says whether its output is right.
+// What a run of a stage did: "" when its output was right, else "wrong output: <what run()
+// says>", "race reported: <the report>" or "failed: <error>". run() launches the stage and
+// returns whether its output is right (a bool), or what is wrong with it ("" when right).
 template <class Run>
 std::string variant_outcome(Run&& run) {
   try {
-    return run() ? std::string() : std::string("wrong output");
+    const auto result = run();
+    if constexpr (std::is_same_v<std::decay_t<decltype(result)>, bool>) {
+      return result ? std::string() : std::string("wrong output");
+    } else {
+      return std::string(result).empty() ? std::string() : "wrong output: " + std::string(result);
+    }
   } catch (const std::exception& e) {
-    return is_race_report(e) ? std::string("race reported") : std::string("failed: ") + e.what();
+    return (is_race_report(e) ? "race reported: " : "failed: ") + std::string(e.what());
   }
 }
 
 #if defined(WB_BACKEND_CPU)
-// Runs run() under a test mutation of the emulator (wb::cpu::set_mutation), then without it.
+// Runs run() under a test mutation of the emulator (wb::cpu::set_mutation), in a child process:
+// a racy variant keeps running until its threads' next barrier, and what it computes from the
+// values it raced for (an index, say) may crash it or keep it waiting; a crash, or no end after
+// 30 s, counts as caught too.
 template <class Run>
 std::string outcome_under(const wb::cpu::mutation& m, Run&& run) {
-  wb::cpu::set_mutation(m);
-  const std::string outcome = variant_outcome(run);
-  wb::cpu::set_mutation({});
-  return outcome;
+  std::fflush(stdout);
+  std::fflush(stderr);
+  const pid_t pid = fork();
+  if (pid < 0) return "failed: could not fork";
+  if (pid == 0) {
+    const int null_fd = open("/dev/null", O_WRONLY);
+    if (null_fd >= 0) {
+      dup2(null_fd, STDOUT_FILENO);
+      dup2(null_fd, STDERR_FILENO);
+    }
+    alarm(30);
+    wb::cpu::set_mutation(m);
+    const std::string outcome = variant_outcome(run);
+    _exit(outcome.empty() ? 0 : outcome.rfind("race reported", 0) == 0 ? 2 : outcome.rfind("wrong output", 0) == 0 ? 3 : 4);
+  }
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0) {
+    if (errno != EINTR) return "failed: lost the child process";
+  }
+  if (WIFSIGNALED(status)) return std::string("failed: ") + (WTERMSIG(status) == SIGALRM ? "still running after 30 s" : "crashed");
+  switch (WEXITSTATUS(status)) {
+    case 0: return "";
+    case 2: return "race reported";
+    case 3: return "wrong output";
+    default: return "failed: another launch error";
+  }
 }
 
 // The racy variants a learner writes by leaving a barrier out: run() once to find the
@@ -109,7 +150,7 @@ struct race_lesson {
 template <class Run>
 void check_race_lesson(Run&& run, const race_lesson& lesson) {
   const std::string plain = variant_outcome(run);
-  CHECK_MESSAGE(plain.empty(), "the stage on this input: " << plain);
+  CHECK_MESSAGE(plain.empty(), plain);
   if (!plain.empty()) return;
 #if defined(WB_BACKEND_CPU) && defined(WB_TRACK)
   if (!testing_solution || !race_check_active()) return;
