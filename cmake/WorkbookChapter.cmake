@@ -124,6 +124,8 @@ function(wb_add_chapter name)
     wb_kernel_sources(${ARG_TESTS})
     wb_target_defaults(${test_target})
     target_compile_definitions(${test_target} PRIVATE WB_TRACK=${track})
+    # A test may use a piece of the track directly (a device helper, with a kernel of its own).
+    target_include_directories(${test_target} PRIVATE "${PROJECT_SOURCE_DIR}/${track}s/${name}")
     if(track STREQUAL "exercise")
       wb_quiet_stub_parameters(${test_target})  # the tests may include the track's headers
     endif()

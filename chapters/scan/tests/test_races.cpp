@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "lookback_chain.hpp"
 #include "test_support.hpp"
 #include "wb/race_check.hpp"
 
@@ -17,8 +18,9 @@ using namespace scan::testing;
 namespace {
 
 template <class T>
-bool scans_right(int stage, const std::vector<T>& in, const config& cfg) {
-  return scan_error(in, run_stage<T>(stage, in, cfg), cfg.exclusive).empty();
+std::string scans_right(int stage, const std::vector<T>& in, const config& cfg) {
+  const std::string error = scan_error(in, run_stage<T>(stage, in, cfg), cfg.exclusive);
+  return error.empty() ? error : describe(stage, in.size(), cfg) + ": " + error;
 }
 
 template <class T>
@@ -37,39 +39,53 @@ TEST_SUITE("scan/1 kogge-stone") {
 
 TEST_SUITE("scan/2 brent-kung") {
   TEST_CASE("race: every level of the up-sweep and of the down-sweep waits for the one before") {
-    const auto in = small_items<std::int32_t>(3 * 64 + 5, 402);
-    wb::testing::check_race_lesson([&] { return scans_right(2, in, config{32, 0, false}); }, {});
+    const auto in = small_items<std::int32_t>(3 * 128 + 5, 402);
+    wb::testing::check_race_lesson([&] { return scans_right(2, in, config{64, 0, false}); }, {});
   }
 }
 
 TEST_SUITE("scan/3 coarsened") {
   TEST_CASE("race: the three phases each wait for the one before (S3)") {
-    const auto in = small_items<std::int32_t>(3 * 32 * 4 + 5, 403);
-    wb::testing::check_race_lesson([&] { return scans_right(3, in, config{32, 4, false}); }, {});
+    const auto in = small_items<std::int32_t>(3 * 64 * 4 + 5, 403);
+    wb::testing::check_race_lesson([&] { return scans_right(3, in, config{64, 4, false}); }, {});
   }
 }
 
 TEST_SUITE("scan/4 hierarchical") {
   TEST_CASE("race: each section's block scan, before its sum is written and added back") {
-    const auto in = small_items<std::int32_t>(40 * 32 * 4 + 9, 404);
-    wb::testing::check_race_lesson([&] { return scans_right(4, in, config{32, 4, false}); }, {});
+    const auto in = small_items<std::int32_t>(40 * 64 * 4 + 9, 404);
+    wb::testing::check_race_lesson([&] { return scans_right(4, in, config{64, 4, false}); }, {});
   }
 }
 
 TEST_SUITE("scan/5 domino") {
   TEST_CASE("race: a tile's carry is read after the flag that announces it, with fences on both sides") {
-    const auto in = small_items<std::int32_t>(12 * 32 * 4 + 9, 405);
-    wb::testing::check_race_lesson([&] { return scans_right(5, in, config{32, 4, false}); }, {true, false, true});
+    const auto in = small_items<std::int32_t>(12 * 64 * 4 + 9, 405);
+    wb::testing::check_race_lesson([&] { return scans_right(5, in, config{64, 4, false}); }, {true, false, true});
   }
 }
 
 TEST_SUITE("scan/6 single-pass") {
+  TEST_CASE("race: the tile's warps share their sums and the ring of stages behind barriers") {
+    const auto in32 = small_items<std::int32_t>(20 * 128 * 4 + 9, 406);
+    wb::testing::check_race_lesson([&] { return scans_right(6, in32, config{128, 4, false}); }, {});
+    const auto in64 = small_items<std::int64_t>(20 * 128 * 2 + 9, 407);
+    wb::testing::check_race_lesson([&] { return scans_right(6, in64, config{128, 2, false}); }, {});
+  }
   TEST_CASE("race: the look-back reads a tile's status, and its value behind a fence (64-bit values)") {
-    // int32 sums share one 64-bit word with their status: no fence to leave out. int64 sums
-    // are published beside their status, behind a fence.
-    const auto in32 = small_items<std::int32_t>(40 * 32 * 4 + 9, 406);
-    wb::testing::check_race_lesson([&] { return scans_right(6, in32, config{32, 4, false}); }, {});
-    const auto in64 = small_items<std::int64_t>(40 * 32 * 2 + 9, 407);
-    wb::testing::check_race_lesson([&] { return scans_right(6, in64, config{32, 2, false}); }, {true, false, true});
+    // One tile per block, each looking back over the blocks before it with this track's
+    // tile_exclusive_prefix (the stage's persistent kernel scans every tile in one block on the
+    // cpu backend). int32 values share one 64-bit word with their status: no fence to leave
+    // out; int64 values are published beside their status, behind a fence.
+    const auto v32 = small_items<std::int32_t>(70, 408);
+    const auto v64 = small_items<std::int64_t>(70, 409);
+    const auto chain_right = [](const auto& values) {
+      auto expected = values;
+      for (std::size_t i = 1; i < expected.size(); ++i) expected[i] = plus(expected[i - 1], values[i]);
+      const auto mismatch = wb::testing::first_mismatch(expected, lookback_chain(values));
+      return mismatch ? "tile prefixes over " + std::to_string(values.size()) + " blocks: " + *mismatch : std::string();
+    };
+    wb::testing::check_race_lesson([&] { return chain_right(v32); }, {false, false, false});
+    wb::testing::check_race_lesson([&] { return chain_right(v64); }, {false, false, true});
   }
 }
