@@ -3,7 +3,7 @@
 # build, run the merge chapter, and list the exercises. Run from anywhere inside the repository.
 #
 # How long: the build is most of it, about 200 files; on an idle 2-core machine the whole
-# quick start takes about 6 minutes (roughly twice that with other work running). Each step
+# quick start takes 4 to 5 minutes (roughly twice that with other work running). Each step
 # prints its number and the time so far; the build counts its files ([n/N]).
 set -euo pipefail
 cd "$(git -C "$(dirname "$0")" rev-parse --show-toplevel 2>/dev/null || (cd "$(dirname "$0")/../.." && pwd))"

@@ -126,7 +126,7 @@ std::string merge_path_svg(const merge_path_input& in) {
   doc.end_group();
 
   // Out of range: where the anti-diagonal i + j = k leaves the grid on the side i points to.
-  doc.begin_group({{"class", "out-of-range-splits"}});
+  if (!in.out_of_range.empty()) doc.begin_group({{"class", "out-of-range-splits"}});
   for (const auto& s : in.out_of_range) {
     const std::int64_t low = std::max<std::int64_t>(0, s.k - n), high = std::min(s.k, m);
     const std::int64_t i = std::clamp(s.i, low, high);
@@ -141,7 +141,7 @@ std::string merge_path_svg(const merge_path_input& in) {
     doc.text(x + 8, y - 6, fmt::format("co_rank({}) = {}", s.k, s.i),
              {{"class", "out-of-range-label"}, {"font-family", "sans-serif"}, {"font-size", "10"}, {"fill", "#d62728"}});
   }
-  doc.end_group();
+  if (!in.out_of_range.empty()) doc.end_group();
 
   doc.begin_group({{"class", "legend"}, {"font-family", "sans-serif"}, {"font-size", "11"}});
   doc.text(margin / 2, grid_y(n) + 22, legend_path);
