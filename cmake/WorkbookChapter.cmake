@@ -149,15 +149,21 @@ function(wb_add_chapter name)
   set(WB_CHAPTERS ${WB_CHAPTERS} ${name} CACHE INTERNAL "chapters added so far")
 endfunction()
 
-# wb_add_usage_error_tests(<chapter> "<flags>" ...): one ctest per bad command line, passing
-# only if <chapter>'s executable exits with status 2 and an "error:" message on stderr (bad
-# input must get a message, never a crash, a hang or a silent pass).
+# wb_add_usage_error_tests(<chapter> [EXPECT <regex>] "<flags>" ...): one ctest per bad command
+# line, passing only if <chapter>'s executable exits with status 2 and an "error:" message on
+# stderr (bad input must get a message, never a crash, a hang or a silent pass); with EXPECT,
+# the message must also match <regex>.
 function(wb_add_usage_error_tests chapter)
-  foreach(bad IN LISTS ARGN)
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "EXPECT" "")
+  set(expect "")
+  if(DEFINED ARG_EXPECT)
+    set(expect "-DEXPECT=${ARG_EXPECT}")
+  endif()
+  foreach(bad IN LISTS ARG_UNPARSED_ARGUMENTS)
     string(REGEX REPLACE "[^A-Za-z0-9]+" "_" name "${bad}")
     separate_arguments(args UNIX_COMMAND "${bad}")
     add_test(NAME ${chapter}_cli_rejects${name}
-      COMMAND ${CMAKE_COMMAND} -DPROGRAM=$<TARGET_FILE:${chapter}> "-DARGS=${args}"
+      COMMAND ${CMAKE_COMMAND} -DPROGRAM=$<TARGET_FILE:${chapter}> "-DARGS=${args}" ${expect}
               -P "${PROJECT_SOURCE_DIR}/cmake/expect_usage_error.cmake")
     set_tests_properties(${chapter}_cli_rejects${name} PROPERTIES LABELS "${WB_BACKEND};${chapter}")
   endforeach()

@@ -5,7 +5,7 @@
 
 #include <algorithm>
 
-#include "baseline.hpp"
+#include "baseline_cub.hpp"
 #include "wb/check.hpp"
 
 namespace counting::baseline {

@@ -16,10 +16,19 @@ void validate(const config& cfg) {
   if (cfg.blocks_per_sm < 0 || cfg.blocks_per_sm > 32)
     fail("blocks_per_sm must be 0 (as many as fit) to 32 (got " + std::to_string(cfg.blocks_per_sm) + ")");
   if (cfg.blocks < 0) fail("blocks must be >= 0 (0: one wave), got " + std::to_string(cfg.blocks));
-  if (cfg.variant < 0 || cfg.variant > 4)
-    fail("variant must be 0 to 4 (stage 6: 0 to 3) (got " + std::to_string(cfg.variant) + ")");
-  if (cfg.expected_distinct < 0)
-    fail("expected_distinct must be >= 0 (0: unknown), got " + std::to_string(cfg.expected_distinct));
+  if (cfg.variant < 0 || cfg.variant > 3)
+    fail("variant (stage 6's counter layout) must be 0 to 3 (got " + std::to_string(cfg.variant) + ")");
+  const hash_count_config& h = cfg.hash;
+  if (h.path < hash_path::automatic || h.path > hash_path::global_table)
+    fail("hash.path must be one of stage 7's paths (got " + std::to_string(static_cast<int>(h.path)) + ")");
+  if (h.expected_distinct < 0)
+    fail("hash.expected_distinct must be >= 0 (0: estimate), got " + std::to_string(h.expected_distinct));
+  if (h.aggregate < -1 || h.aggregate > 2)
+    fail("hash.aggregate must be -1 (the path's own), 0, 1 or 2 (got " + std::to_string(h.aggregate) + ")");
+  if (h.partition_bits < -1 || h.partition_bits > 3)
+    fail("hash.partition_bits must be -1 (planned) or 0 to 3 (got " + std::to_string(h.partition_bits) + ")");
+  if (h.bucket_bits < -1 || h.bucket_bits > 12)
+    fail("hash.bucket_bits must be -1 (planned) or 0 to 12 (got " + std::to_string(h.bucket_bits) + ")");
   if (cfg.dp_chunk < 1 || cfg.dp_chunk > (std::int64_t{1} << 20))
     fail("dp_chunk must be 1 to 2^20 items (got " + std::to_string(cfg.dp_chunk) + ")");
   if (cfg.chunk_items < 1 || cfg.chunk_items > (std::int64_t{1} << 31))

@@ -7,12 +7,12 @@
 #include <stdexcept>
 #include <string>
 
-#include "block_scan.cuh"
 #include "distinct_table.hpp"
 #include "phase_clock.hpp"
 #include "scan.hpp"
 #include "sort.hpp"
 #include "wb/check.hpp"
+#include "wb/device/block_scan.cuh"
 #include "wb/kernel.hpp"
 #include "wb/workspace.hpp"
 
@@ -252,7 +252,9 @@ __global__ void __launch_bounds__(rle_threads)
   }
   unsigned tile_runs = 0;
   // (its barriers also mean every thread has read its keys: `keys` may be overwritten below)
-  const unsigned rank = counting::detail::block_exclusive_scan<rle_threads>(static_cast<unsigned>(__popc(heads)), tile_runs);
+  __shared__ unsigned warp_runs[rle_threads / 32];
+  const unsigned rank =
+      wb::device::block_exclusive_sum<rle_threads>(static_cast<unsigned>(__popc(heads)), warp_runs, tile_runs);
 #pragma unroll
   for (int k = 0; k < rle_items; ++k) {
     if ((heads >> k) & 1u) {
@@ -293,7 +295,7 @@ std::size_t distinct_table_scratch_bytes(std::int64_t max_pairs) {
 void write_distinct_table(const unsigned long long* flipped_keys, const unsigned long long* counts,
                           std::int64_t pairs, unsigned long long sentinel_count, bool sum_equal_keys,
                           device_table<std::int64_t> out, void* scratch, std::size_t scratch_bytes,
-                          bool narrow_counts) {
+                          bool narrow_counts, bool phases) {
   require_index_range(pairs);
   if (pairs == 0) {
     wb::launch({1, 32}, gather_kernel, static_cast<const std::int64_t*>(nullptr),
@@ -308,7 +310,7 @@ void write_distinct_table(const unsigned long long* flipped_keys, const unsigned
   auto* heads = pieces.take<std::int64_t>(pairs);
   auto* places = pieces.take<std::int64_t>(pairs);
   const wb::workspace rest = pieces.rest();
-  phase_clock clock;  // COUNTING_STAGE7_PHASES: the sort and the steps after it, timed apart
+  phase_clock clock(phases);  // the sort and the steps after it, timed apart
   clock.mark("start");
   if (pairs <= small_sort_max) {
     wb::launch({1, small_sort_threads}, small_sort_kernel, flipped_keys, pairs, keys_out, index_out);
@@ -346,7 +348,7 @@ std::size_t sort_count_scratch_bytes(std::int64_t n) {
 }
 
 void sort_run_length_encode(const std::int64_t* in, std::int64_t n, device_table<std::int64_t> out, void* scratch,
-                            std::size_t scratch_bytes) {
+                            std::size_t scratch_bytes, bool phases) {
   if (n == 0) {
     WB_CHECK(cudaMemsetAsync(out.size, 0, sizeof(std::int64_t)));
     return;
@@ -360,7 +362,7 @@ void sort_run_length_encode(const std::int64_t* in, std::int64_t n, device_table
   auto* tile_places = pieces.take<std::int64_t>(tiles);
   auto* next_after = pieces.take<std::int64_t>(tiles);
   const wb::workspace rest = pieces.rest();
-  phase_clock clock;
+  phase_clock clock(phases);
   clock.mark("start");
   sort::solution::sort_onesweep<std::int64_t>(in, sorted, nullptr, nullptr, n, rest, sort_config());
   clock.mark("sort");

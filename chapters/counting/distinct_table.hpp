@@ -20,11 +20,11 @@ std::size_t distinct_table_scratch_bytes(std::int64_t max_pairs);
 // added up (the two-level count's spilled keys); without it every key is in one pair.
 // The pairs' indices are sorted with the keys (32-bit values), so pairs < 2^32; with
 // `narrow_counts` (every count below 2^32) the counts themselves are, and no count is
-// gathered by index after the sort.
+// gathered by index after the sort. `phases`: print the steps' times (phase_clock.hpp).
 void write_distinct_table(const unsigned long long* flipped_keys, const unsigned long long* counts,
                           std::int64_t pairs, unsigned long long sentinel_count, bool sum_equal_keys,
                           device_table<std::int64_t> out, void* scratch, std::size_t scratch_bytes,
-                          bool narrow_counts = false);
+                          bool narrow_counts = false, bool phases = false);
 
 // Scratch for sort_run_length_encode on n keys.
 std::size_t sort_count_scratch_bytes(std::int64_t n);
@@ -32,6 +32,6 @@ std::size_t sort_count_scratch_bytes(std::int64_t n);
 // The sort-based count: sort all n keys (onesweep, 8 passes of 8 bits), mark where each run
 // of equal keys starts, scan the marks into the runs' places, write each run's key and length.
 void sort_run_length_encode(const std::int64_t* in, std::int64_t n, device_table<std::int64_t> out, void* scratch,
-                            std::size_t scratch_bytes);
+                            std::size_t scratch_bytes, bool phases = false);
 
 }  // namespace counting::detail

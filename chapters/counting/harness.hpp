@@ -24,6 +24,8 @@
 #include "stages.hpp"
 #include "wb/check.hpp"
 #include "wb/device_buffer.hpp"
+#include "wb/track.hpp"
+#include "wb/workspace.hpp"
 
 namespace counting {
 
@@ -101,19 +103,6 @@ constexpr bool stage_applies(int stage) {
   return std::is_same_v<T, std::int8_t> ? traits[stage].int8 : traits[stage].int64;
 }
 
-// Calls `body` with the track's namespace functions in scope as `tr`. The branch not taken is
-// never instantiated, so a test binary linked with one track only needs that track.
-#define COUNTING_WITH_TRACK(TRACK, ...)                      \
-  do {                                                       \
-    if constexpr ((TRACK) == ::counting::track_id::solution) { \
-      namespace tr = ::counting::solution;                   \
-      __VA_ARGS__;                                           \
-    } else {                                                 \
-      namespace tr = ::counting::exercise;                   \
-      __VA_ARGS__;                                           \
-    }                                                        \
-  } while (0)
-
 template <track_id Track, class T>
 class stage_runner {
  public:
@@ -127,9 +116,7 @@ class stage_runner {
         own_input_ = wb::device_buffer<T>(host_);
         device_ = own_input_.data();
       }
-      const std::size_t bytes = workspace_bytes();
-      workspace_ = wb::device_buffer<unsigned char>(bytes > 0 ? bytes : 1);
-      workspace_.fill_bytes(0xA5);
+      workspace_.emplace(workspace_bytes());  // poisoned: a stage initialises what it reads
     }
     if (stage == 8) pinned_.emplace(host_);
   }
@@ -139,12 +126,12 @@ class stage_runner {
   // Poisons the output, then runs the stage once (device stages: enqueued, not waited for).
   // Throws stage_refused, or whatever the stage throws.
   void run() {
-    if (traits[stage_].host) {
-      host_result_ = run_host();
-    } else {
-      table_.poison();
-      run_device();
-    }
+    poison();
+    run_timed();
+  }
+  // Fills the output table with 0xA5 bytes, so a stage that forgets to write it shows.
+  void poison() {
+    if (!traits[stage_].host) table_.poison();
   }
   // Only the device part, for timing (the output is not poisoned again).
   void run_timed() {
@@ -164,7 +151,7 @@ class stage_runner {
  private:
   std::size_t workspace_bytes() const {
     std::size_t bytes = 0;
-    COUNTING_WITH_TRACK(Track, {
+    WB_WITH_TRACK(counting, wb::track_constant<Track>{}, {
       if constexpr (std::is_same_v<T, std::int8_t>) {
         switch (stage_) {
           case 3: bytes = tr::count_direct_port_workspace_bytes<T>(n_); break;
@@ -188,7 +175,7 @@ class stage_runner {
 
   std::vector<entry<T>> run_host() {
     std::vector<entry<T>> table;
-    COUNTING_WITH_TRACK(Track, {
+    WB_WITH_TRACK(counting, wb::track_constant<Track>{}, {
       switch (stage_) {
         case 0: table = tr::dist_count<T>(host_); break;
         case 1: table = tr::omp_dist_count<T>(host_, 0); break;
@@ -199,9 +186,9 @@ class stage_runner {
   }
 
   void run_device() {
-    const workspace ws{workspace_.data(), workspace_.size()};
+    const workspace ws = workspace_->view();
     device_table<T> out = table_.view();
-    COUNTING_WITH_TRACK(Track, {
+    WB_WITH_TRACK(counting, wb::track_constant<Track>{}, {
       if constexpr (std::is_same_v<T, std::int8_t>) {
         switch (stage_) {
           case 3: tr::count_direct_port<T>(device_, n_, out, ws, cfg_); break;
@@ -227,7 +214,7 @@ class stage_runner {
   config cfg_;
   table_buffers<T> table_;
   wb::device_buffer<T> own_input_;
-  wb::device_buffer<unsigned char> workspace_;
+  std::optional<wb::workspace_buffer> workspace_;
   std::optional<pinned_buffer<T>> pinned_;
   std::vector<entry<T>> host_result_;
 };

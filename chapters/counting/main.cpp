@@ -2,537 +2,287 @@
 // against the specification (stage 0 when N is small, else stage 2), and prints the report.
 //
 //   counting                                   10^9 uniform int8 items on a GPU (2^18 on the cpu backend)
-//   counting --type int64 --n 67108864 --dist few --distinct 1048576
+//   counting --type int64 --n 2^26 --dist few --distinct 2^20
 //   counting --input 3,1,6,2,1,3,6 --print     the article's example, every stage's table
 //   counting --stage 6 --compare               your stage 6 against the solution's
 //   counting --stage 6 --tune                  stage 6's counter layouts and blocks per SM
+//   counting --type int64 --stage 7 --path two-level --phases   stage 7's two-level count, step by step
+//   counting --type int64 --dist mixture --hot-share 0.5 --stage 7   hot keys and a long tail
 //
-// The O(N^2) stages (0, 1, 3, 4) are timed on a small sample first; when the estimate for
-// the whole input is too long, the row says "refused" with that estimate (the article's
-// Table 1 gives 12 min 38 s for 10^6 items, 232 h for 10^9).
-#include <algorithm>
+// The O(N^2) stages (0, 1, 3, 4) are timed on a small sample first (estimate.hpp); when the
+// estimate for the whole input is too long, the row says "refused" with that estimate.
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <functional>
-#include <limits>
-#include <map>
 #include <memory>
-#include <optional>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include <fmt/format.h>
 
 #include "counting.hpp"
+#include "data.hpp"
+#include "estimate.hpp"
+#include "goals.hpp"
 #include "harness.hpp"
+#include "reference.hpp"
+#include "stage7_options.hpp"
 #include "stages.hpp"
 #include "wb/bandwidth.hpp"
-#include "wb/cli.hpp"
+#include "wb/chapter.hpp"
 #include "wb/device_buffer.hpp"
 #include "wb/device_info.hpp"
 #include "wb/generate.hpp"
-#include "wb/report.hpp"
-#include "wb/timing.hpp"
 #if defined(WB_HAVE_BASELINE)
-#include "baseline.hpp"
+#include "baseline_cub.hpp"
 #endif
 
 namespace {
 
 using counting::entry;
-using counting::track_id;
-
-constexpr std::int64_t max_zipf_distinct = std::int64_t{1} << 27;
 
 struct options {
   wb::common_options common;
-  std::string n_text;
+  std::int64_t n = -1;  // -1: the default for this backend and type
   std::string type = "int8";
-  std::string dist = "uniform";
-  std::int64_t distinct = 0;
-  std::string distinct_text;
-  std::string input;
-  std::string input_file;
-  bool input_given = false;       // --input was given (an empty list is an empty input)
-  bool input_file_given = false;  // --input-file was given (an empty file is an empty input)
+  counting::generated_input gen;  // --dist and what shapes it
+  wb::input_options input;
   bool targets = false;
-  int variant = 0;
-  int blocks_per_sm = 0;
-  std::int64_t chunk = 0;
-  int streams = 4;
+  std::int64_t chunk = 0;  // --chunk: stage 8's items per transfer (0: its default)
+  counting::config cfg;
+  counting::stage7_options stage7;
   bool tune = false;
   double budget_s = 0;
 };
 
-// "1e9", "2^30", "1000000000" -> items.
-std::int64_t parse_count(const std::string& text, const char* what) {
-  auto bad = [&] { return wb::usage_error(fmt::format("{} must be a count of items (e.g. 1000000, 1e9, 2^30), not '{}'", what, text)); };
-  if (text.empty()) throw bad();
-  double value = 0;
-  try {
-    std::size_t used = 0;
-    if (const auto caret = text.find('^'); caret != std::string::npos) {
-      const double base = std::stod(text.substr(0, caret), &used);
-      if (used != caret) throw bad();
-      const std::string e = text.substr(caret + 1);
-      const double exponent = std::stod(e, &used);
-      if (used != e.size()) throw bad();
-      value = std::pow(base, exponent);
-    } else {
-      value = std::stod(text, &used);
-      if (used != text.size()) throw bad();
-    }
-  } catch (const std::logic_error&) {
-    throw bad();
-  }
-  if (!std::isfinite(value) || value < 0 || value != std::floor(value) || value > 1e12) throw bad();
-  return static_cast<std::int64_t>(value);
-}
+// The chapter's traits for the driver (wb/chapter.hpp): the frequency table of one input.
+template <class T>
+class counting_chapter {
+ public:
+  using output = std::vector<entry<T>>;
 
-std::string human_seconds(double s) {
-  if (s < 1e-3) return fmt::format("{:.0f} us", s * 1e6);
-  if (s < 1) return fmt::format("{:.1f} ms", s * 1e3);
-  if (s < 120) return fmt::format("{:.1f} s", s);
-  if (s < 7200) return fmt::format("{:.0f} min", s / 60);
-  if (s < 86400 * 3) return fmt::format("{:.1f} h", s / 3600);
-  return fmt::format("{:.0f} days", s / 86400);
-}
-
-// Host timing for the host stages: median of reps runs.
-wb::timing time_host(const std::function<void()>& run, int reps) {
-  wb::timing t;
-  for (int i = 0; i < reps; ++i) {
+  counting_chapter(const options& o, std::vector<T> data) : o_(o), data_(std::move(data)), n_(std::ssize(data_)), d_in_(data_) {
     const auto start = std::chrono::steady_clock::now();
-    run();
-    t.samples_ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+    reference_ = counting::reference_table<T>(data_);
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    std::printf("input: %s; %zu distinct values (reference: stage %d, %s)\n", describe().c_str(), reference_.size(),
+                counting::reference_stage(n_), counting::human_seconds(seconds).c_str());
   }
-  std::vector<double> sorted = t.samples_ms;
-  std::sort(sorted.begin(), sorted.end());
-  const std::size_t m = sorted.size();
-  t.median_ms = m % 2 ? sorted[m / 2] : 0.5 * (sorted[m / 2 - 1] + sorted[m / 2]);
-  t.min_ms = sorted.front();
-  t.max_ms = sorted.back();
-  return t;
-}
 
-template <class T>
-std::vector<T> make_input(const options& o, std::int64_t n) {
-  if (o.input_given) return wb::parse_list<T>(o.input, "--input");
-  if (o.input_file_given) return wb::read_numbers_file<T>(o.input_file);
-  const auto count = static_cast<std::size_t>(n);
-  const std::uint64_t seed = o.common.seed;
-  if (o.dist == "uniform") return wb::gen::uniform<T>(count, seed);
-  if (o.dist == "one-hot") return wb::gen::all_equal<T>(count, T{42});
-  if (o.dist == "few") return wb::gen::few_distinct<T>(count, seed, static_cast<std::size_t>(o.distinct));
-  if (o.dist == "zipf") return wb::gen::zipf<T>(count, seed, static_cast<std::size_t>(o.distinct));
-  return wb::gen::iota<T>(count, seed, true);  // all-distinct (int64 only; checked before)
-}
+  std::string title() const { return "counting: " + describe(); }
+  wb::report_layout layout() const { return wb::report_layout::bandwidth(n_ > 0 ? wb::copy_bandwidth_gbs() : 0.0); }
 
-template <class T>
-std::string describe_input(const options& o, std::int64_t n) {
-  const std::string type = std::is_same_v<T, std::int8_t> ? "int8" : "int64";
-  if (o.input_given) return fmt::format("{} {} items from --input", n, type);
-  if (o.input_file_given) return fmt::format("{} {} items from {}", n, type, o.input_file);
-  std::string d = o.dist;
-  if (o.dist == "few" || o.dist == "zipf") d += fmt::format(" ({} distinct)", o.distinct);
-  return fmt::format("{} {} items, {}, seed {}", n, type, d, o.common.seed);
-}
-
-// The reference for large int64 inputs, where stage 2 (one core: sort, then run-length) takes
-// seconds: the same sort split over the host's cores (sort the parts in parallel, merge them
-// pairwise in parallel), then the same run-length pass.
-template <class T>
-std::vector<entry<T>> parallel_sorted_count(const std::vector<T>& data) {
-  std::vector<T> v(data);
-  const std::size_t parts = std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, 64);
-  std::vector<std::size_t> bounds(parts + 1);
-  for (std::size_t p = 0; p <= parts; ++p) bounds[p] = v.size() * p / parts;
-  auto in_parallel = [](std::size_t count, const auto& work) {
-    std::vector<std::thread> threads;
-    for (std::size_t i = 0; i < count; ++i) threads.emplace_back(work, i);
-    for (auto& t : threads) t.join();
-  };
-  in_parallel(parts, [&](std::size_t p) { std::sort(v.begin() + bounds[p], v.begin() + bounds[p + 1]); });
-  for (std::size_t width = 1; width < parts; width *= 2) {
-    const std::size_t pairs = (parts + 2 * width - 1) / (2 * width);
-    in_parallel(pairs, [&](std::size_t i) {
-      const std::size_t lo = 2 * width * i, mid = std::min(lo + width, parts), hi = std::min(lo + 2 * width, parts);
-      std::inplace_merge(v.begin() + bounds[lo], v.begin() + bounds[mid], v.begin() + bounds[hi]);
-    });
+  // --tune: every counter layout and blocks per SM (stage 6), the automatic choice and every
+  // path (stage 7), chunk sizes and streams (stage 8); one row each.
+  std::vector<std::string> variants(const wb::stage& s) const {
+    if (!counting::stage_applies<T>(s.number)) return {};
+    std::vector<std::string> names;
+    for (const auto& [cfg, name] : configs(s.number)) names.push_back(name);
+    return names;
   }
-  std::vector<entry<T>> table;
-  for (std::size_t i = 0; i < v.size();) {
-    std::size_t j = i;
-    while (j < v.size() && v[j] == v[i]) ++j;
-    table.push_back({v[i], static_cast<std::uint64_t>(j - i)});
-    i = j;
-  }
-  return table;
-}
 
-struct outcome {
-  std::optional<wb::timing> time;
-  bool verified = false;
-  std::string note;
-  std::vector<entry<std::int8_t>> table8;
-  std::vector<entry<std::int64_t>> table64;
-};
-
-// One stage of one track: estimate (quadratic stages), run, verify, time.
-template <track_id Track, class T>
-outcome run_one(int stage, const counting::input<T>& in, const counting::config& cfg,
-                const std::vector<entry<T>>& reference, int reps, double budget_s) {
-  outcome out;
-  const auto n = static_cast<std::int64_t>(in.host.size());
-  std::string estimated;  // the O(N^2) estimate, when one was made
-  try {
-    const auto& tr = counting::traits[static_cast<std::size_t>(stage)];
-    if (tr.gpu_only && !wb::backend_is_cuda) {
-      out.note = "GPU-only (device-side launches)";
-      return out;
+  wb::stage_job<output> job(const wb::stage& s, wb::track t, std::size_t variant) {
+    if (counting::traits[static_cast<std::size_t>(s.number)].gpu_only && !wb::backend_is_cuda) {
+      throw wb::stage_refused("GPU-only (device-side launches)");
     }
-    if (tr.quadratic) {
-      // Time the stage on two samples, s and s/2 items, and extrapolate with the comparison
-      // count of the article's algorithm: t(n) = t(s) + a (C(n) - C(s)), where the slope a
-      // comes from the two samples (so fixed costs, like starting threads, do not scale).
-      const std::int64_t s = std::min<std::int64_t>(n, wb::backend_is_cuda ? 32768 : 2048);
-      if (s < n) {
-        auto time_sample = [&](std::int64_t items) {
-          counting::input<T> part{in.host.subspan(0, static_cast<std::size_t>(items)), in.device};
-          counting::stage_runner<Track, T> small(stage, part, cfg);
-          small.run();
-          small.result();
-          const auto t0 = std::chrono::steady_clock::now();
-          small.run();
-          small.result();
-          return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        };
-        const double t_half = time_sample(s / 2);
-        const double t_full = time_sample(s);
-        const double k = static_cast<double>(reference.size());
-        auto comparisons = [&](double items) { return counting::quadratic_comparisons(items, std::min(k, items)); };
-        const double slope = std::max(0.0, t_full - t_half) / (comparisons(double(s)) - comparisons(double(s / 2)));
-        const double estimate = t_full + slope * (comparisons(double(n)) - comparisons(double(s)));
-        estimated = human_seconds(estimate);
-        if (estimate > budget_s) {
-          out.note = fmt::format("refused: O(N^2), estimated {} (from {} and {} items)", human_seconds(estimate), s / 2, s);
-          return out;
+    const counting::config cfg = configs(s.number)[variant].first;
+    return wb::with_track(t, [&](auto track) { return make_job<decltype(track)::value>(s.number, cfg); });
+  }
+
+  std::vector<wb::stage_job<output>> library() {
+    std::vector<wb::stage_job<output>> rows;
+    if (n_ == 0) return rows;
+#if defined(WB_HAVE_BASELINE)
+    rows.push_back(library_job());
+#endif
+    if (std::is_same_v<T, std::int8_t> && wb::stage_selected(o_.common.stages, 8, counting::stages[8].suite)) {
+      // the bare host-to-device copy, stage 8's ceiling
+      auto pinned = std::make_shared<counting::pinned_buffer<T>>(data_);
+      wb::stage_job<output> copy;
+      copy.name = "H2D copy (pinned)";
+      copy.work = static_cast<double>(n_) * sizeof(T);
+      copy.items = static_cast<double>(n_);
+      copy.run = [this, pinned] {
+        WB_CHECK(cudaMemcpyAsync(d_in_.data(), pinned->data(), data_.size() * sizeof(T), cudaMemcpyHostToDevice, 0));
+      };
+      copy.output = [] { return output{}; };
+      copy.check = [](const output&) { return std::string(); };
+      copy.note = "stage 8's ceiling, not a count";
+      copy.max_reps = std::max(3, o_.common.reps / 4);
+      copy.printed = false;
+      rows.push_back(std::move(copy));
+    }
+    return rows;
+  }
+
+  void after_report(const wb::report& report) {
+    if (o_.targets) counting::print_goals(report, {std::is_same_v<T, std::int8_t>, n_, o_.gen.dist, o_.gen.distinct});
+    if (!report.all_verified()) std::printf("\nsome stage gave a WRONG table (see the notes)\n");
+  }
+
+  std::string check(const output& got) const { return counting::table_mismatch(reference_, got).value_or(""); }
+  std::string show(const output& table) const {
+    const std::string text = counting::format_table(table);
+    return text.empty() ? "(empty)" : text;
+  }
+  std::string difference(const output& solution, const output& exercise) const {
+    return counting::table_mismatch(solution, exercise).value_or("");
+  }
+
+ private:
+  std::string describe() const {
+    const std::string type = std::is_same_v<T, std::int8_t> ? "int8" : "int64";
+    if (o_.input.given()) return fmt::format("{} {} items from {}", n_, type, o_.input.source());
+    return fmt::format("{} {} items, {}, seed {}", n_, type, counting::describe(o_.gen), o_.common.seed);
+  }
+
+  std::vector<std::pair<counting::config, std::string>> configs(int stage) const {
+    std::vector<std::pair<counting::config, std::string>> list;
+    counting::config c = o_.cfg;
+    if (!o_.tune || stage < 6) return {{c, ""}};
+    if (stage == 6) {
+      for (int v = 0; v <= 3; ++v) {
+        for (int b : {0, 1, 2, 3}) {
+          c.variant = v;
+          c.blocks_per_sm = b;
+          list.push_back({c, fmt::format(" v{} b{}", v, b == 0 ? std::string("max") : std::to_string(b))});
+        }
+      }
+    } else if (stage == 7) {  // every path forced, after the automatic choice
+      for (const auto& [path, label] : counting::path_labels) {
+        c.hash.path = path;
+        list.push_back({c, path == counting::hash_path::automatic ? "" : fmt::format(" {}", label)});
+      }
+    } else {
+      for (std::int64_t chunk : {std::int64_t{1} << 22, std::int64_t{1} << 24, std::int64_t{1} << 26}) {
+        for (int streams : {2, 4}) {
+          c.chunk_items = chunk;
+          c.streams = streams;
+          list.push_back({c, fmt::format(" chunk 2^{} x{}", static_cast<int>(std::log2(double(chunk))), streams)});
         }
       }
     }
-    counting::stage_runner<Track, T> runner(stage, in, cfg);
-    const auto t0 = std::chrono::steady_clock::now();
-    (void)counting::take_stage_note();
-    runner.run();
-    WB_CHECK(cudaDeviceSynchronize());  // the stage's own time: not the copy of its table below
-    const double once = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    const std::string choice = counting::take_stage_note();  // stage 7: the path it took, and why
-    const auto got = runner.result();
-    const auto mismatch = counting::table_mismatch(reference, got);
-    out.verified = !mismatch.has_value();
-    out.note = choice;
-    if (mismatch) out.note += (out.note.empty() ? "" : "; ") + ("WRONG: " + *mismatch);
-    if constexpr (std::is_same_v<T, std::int8_t>) out.table8 = got; else out.table64 = got;
-    // Long stages get fewer repetitions: about 10 s each at most, and a stage that takes over
-    // 2 s is reported from the checked run alone (its wall time up to its last kernel's end;
-    // not the copy of its table to the host, which for 10^8 distinct keys alone takes ~2 s).
-    if (once > 2) {
-      out.time = wb::timing{once * 1e3, once * 1e3, once * 1e3, {once * 1e3}};
-      out.note += (out.note.empty() ? "" : "; ") + std::string("1 run");
-      return out;
+    return list;
+  }
+
+  template <wb::track Track>
+  wb::stage_job<output> make_job(int stage, const counting::config& cfg) {
+    const counting::input<T> in{std::span<const T>(data_), d_in_.data()};
+    const double budget = o_.budget_s > 0 ? o_.budget_s : (wb::backend_is_cuda ? 20.0 : 5.0);
+    std::string estimated;
+    if (counting::traits[static_cast<std::size_t>(stage)].quadratic) {
+      estimated = counting::require_quadratic_budget(n_, static_cast<double>(reference_.size()), budget, [&](std::int64_t items) {
+        counting::input<T> part{in.host.subspan(0, static_cast<std::size_t>(items)), in.device};
+        counting::stage_runner<Track, T> small(stage, part, cfg);
+        small.run();
+        small.result();
+        const auto t0 = std::chrono::steady_clock::now();
+        small.run();
+        small.result();
+        return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      });
     }
-    int r = reps;
-    if (once * reps > 10) r = std::max(1, static_cast<int>(10 / once));
-    if (tr.host) {
-      out.time = time_host([&] { runner.run_timed(); }, r);
-    } else {
-      wb::timing_options opt;
-      opt.reps = r;
-      opt.warmup = once > 0.5 ? 1 : 3;
-      out.time = wb::time_gpu([&] { runner.run_timed(); }, opt);
-    }
-    if (r < reps) out.note += (out.note.empty() ? "" : "; ") + fmt::format("{} reps", r);
-  } catch (const counting::stage_refused& e) {
-    out.note = std::string("refused: ") + e.what();
-    if (!estimated.empty()) out.note += " (estimated " + estimated + ")";
-  }
-  return out;
-}
-
-// The chapter's goals on an H100 (README, "Measurements"), against what this run measured.
-// A goal is judged only on its own input; on another input the line says so.
-void print_goals(std::map<std::string, double>& times, bool int8, std::int64_t n, const options& o) {
-  auto have = [&](const char* k) { return times.count(k) > 0; };
-  auto met = [](bool yes) { return yes ? "met" : "not met"; };
-  auto size_note = [&](std::int64_t goal_n, const char* goal_dist = nullptr, std::int64_t goal_distinct = 0) {
-    const bool same = n == goal_n && (goal_dist == nullptr || o.dist == goal_dist) &&
-                      (goal_distinct == 0 || o.distinct == goal_distinct);
-    return same ? "" : " (the goal is set on another input)";
-  };
-  std::printf("\nthe chapter's goals (set for an H100):\n");
-  if (!wb::backend_is_cuda) {
-    std::printf("  not judged here: the cpu backend's timings are emulated\n");
-    return;
-  }
-  bool any = false;
-  if (int8 && have("6") && have("baseline")) {
-    const double speedup = times["baseline"] / times["6"];
-    std::printf("  stage 6 at least 1.25x CUB HistogramEven on 2^30 uniform int8: %.2fx, %s%s\n", speedup,
-                met(speedup >= 1.25), size_note(std::int64_t{1} << 30, "uniform"));
-    any = true;
-  }
-  if (int8 && have("6")) {
-    std::printf("  stage 6 under 0.4 ms on 10^9 int8: %.3f ms, %s%s\n", times["6"], met(times["6"] < 0.4),
-                size_note(1'000'000'000, "uniform"));
-    any = true;
-  }
-  if (!int8 && have("7") && have("baseline")) {
-    // On 2^26 int64 keys: never slower than the sort, far faster where keys repeat.
-    const double speedup = times["baseline"] / times["7"];
-    const std::int64_t d = o.distinct;
-    const bool few = o.dist == "few", zipf = o.dist == "zipf";
-    double goal = 1.0;
-    if (few && d == std::int64_t{1} << 10) goal = 10;
-    if (few && d == std::int64_t{1} << 14) goal = 5;
-    if (few && d == std::int64_t{1} << 20) goal = 4;
-    if (zipf && d == std::int64_t{1} << 20) goal = 3;
-    const bool on_goal_input = n == std::int64_t{1} << 26 && (few || zipf || o.dist == "all-distinct");
-    std::printf("  stage 7 at least %gx CUB sort + RLE on 2^26 int64 keys (%s; 1x at any number of distinct keys, "
-                "10x at 2^10 few, 5x at 2^14, 4x at 2^20, 3x at 2^20 zipf): %.2fx, %s%s\n",
-                goal, o.dist.c_str(), speedup, met(speedup >= goal),
-                on_goal_input ? "" : " (the goal is set on another input)");
-    any = true;
-  }
-  if (int8 && have("8") && have("h2d")) {
-    const double ratio = times["8"] / times["h2d"];
-    std::printf("  stage 8 within 1.2x of the bare pinned host-to-device copy: %.3fx, %s\n", ratio, met(ratio <= 1.2));
-    any = true;
-  }
-  if (!any) std::printf("  none measured by this run (the goals need the cuda backend and stages 6, 7 or 8)\n");
-}
-
-std::string stage_label(int stage) {  // "6 privatized"
-  return wb::stage_label(counting::stages[static_cast<std::size_t>(stage)]);
-}
-
-template <class T>
-int run_all(const options& o) {
-  const bool int8 = std::is_same_v<T, std::int8_t>;
-  // Every check of the command line comes before the input is made (10^9 items by default).
-  std::vector<std::pair<int, std::string>> known;
-  for (int s = 0; s < counting::stage_count; ++s) known.emplace_back(s, counting::stages[static_cast<std::size_t>(s)].suite);
-  wb::require_known_stages(o.common.stages, known);
-  const bool explicit_input = o.input_given || o.input_file_given;
-  if (explicit_input && !o.n_text.empty()) throw wb::usage_error("--n and --input/--input-file: the input sets n");
-  std::int64_t n = 0;  // explicit input: its own length, known once it is read
-  if (explicit_input) n = 0;
-  else if (!o.n_text.empty()) n = parse_count(o.n_text, "--n");
-  else if (wb::backend_is_cuda) n = int8 ? 1'000'000'000 : std::int64_t{1} << 26;
-  else n = std::int64_t{1} << 18;
-  if (int8 && o.dist == "all-distinct" && !explicit_input && n > 256) {
-    throw wb::usage_error("--dist all-distinct: int8 has only 256 values; use --type int64 or --n <= 256");
-  }
-  if ((o.dist == "few" || o.dist == "zipf") && o.distinct < 1)
-    throw wb::usage_error("--distinct must be at least 1 for --dist " + o.dist);
-  if (o.dist == "zipf" && int8 && o.distinct > 128)
-    throw wb::usage_error("--dist zipf draws values 0..K-1: K must be <= 128 for int8");
-  if (o.dist == "zipf" && o.distinct > max_zipf_distinct)  // the generator keeps a table of K weights
-    throw wb::usage_error(fmt::format("--dist zipf: --distinct must be at most 2^27 (got {})", o.distinct));
-  // --print shows every stage's table: refused before any work for an input too long to read.
-  if (o.common.print && !explicit_input) wb::require_printable(static_cast<std::uint64_t>(n), "the input");
-  wb::require_memory(wb::bytes_for(static_cast<std::uint64_t>(n), sizeof(T) * 3, "the input"),
-                     wb::bytes_for(static_cast<std::uint64_t>(n), sizeof(T) * 3, "the input"), "counting");
-
-  const std::vector<T> data = make_input<T>(o, n);
-  n = static_cast<std::int64_t>(data.size());
-  if (o.common.print) wb::require_printable(static_cast<std::uint64_t>(n), "the input");
-  wb::device_buffer<T> d_in(data);
-  const counting::input<T> in{std::span<const T>(data), d_in.data()};
-
-  counting::config cfg;
-  cfg.variant = o.variant;
-  cfg.blocks_per_sm = o.blocks_per_sm;
-  // Stage 7 estimates the distinct keys itself (cfg.expected_distinct stays 0): --distinct
-  // only shapes the generated input.
-  // A chunk longer than the input would only allocate staging buffers nobody fills.
-  if (o.chunk > 0) cfg.chunk_items = std::min<std::int64_t>(o.chunk, std::max<std::int64_t>(n, 1));
-  cfg.streams = o.streams;
-  try {
-    counting::validate(cfg);
-  } catch (const std::invalid_argument& e) {
-    throw wb::usage_error(e.what());
-  }
-
-  const int reps = o.common.reps;
-  const double budget = o.budget_s > 0 ? o.budget_s : (wb::backend_is_cuda ? 20.0 : 5.0);
-
-  // The reference: the specification where it is quick, else stage 2 (the solution's; for
-  // large int64 inputs the same sort spread over the host's cores).
-  const auto r0 = std::chrono::steady_clock::now();
-  const std::vector<entry<T>> reference =
-      n <= 20000 ? counting::solution::dist_count<T>(data)
-                 : (std::is_same_v<T, std::int64_t> && n > (std::int64_t{1} << 20) ? parallel_sorted_count<T>(data)
-                                                                                    : counting::solution::count_cpu<T>(data));
-  const double reference_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - r0).count();
-  std::printf("input: %s; %zu distinct values (reference: stage %d, %s)\n", describe_input<T>(o, n).c_str(),
-              reference.size(), n <= 20000 ? 0 : 2, human_seconds(reference_s).c_str());
-
-  const double bytes = static_cast<double>(n) * sizeof(T);
-  wb::report report(fmt::format("counting: {}", describe_input<T>(o, n)),
-                    n > 0 ? wb::copy_bandwidth_gbs() : 0.0);
-  bool all_ok = true;
-  std::map<std::string, double> times;  // for --targets
-
-  // ---- the library baseline ----
-#if defined(WB_HAVE_BASELINE)
-  if (n > 0) {
-    wb::report_row row;
-    row.bytes = bytes;
-    row.items = static_cast<double>(n);
-    row.is_baseline = true;
-    if constexpr (std::is_same_v<T, std::int8_t>) {
-      row.stage = "CUB HistogramEven";
-      wb::device_buffer<unsigned> bins(256);
-      wb::device_buffer<unsigned char> temp(counting::baseline::cub_histogram_temp_bytes(n));
-      auto call = [&] { counting::baseline::cub_histogram(d_in.data(), n, bins.data(), temp.data(), temp.size()); };
-      call();
-      const auto h = bins.to_host();  // h[b]: items whose raw byte is b
-      std::vector<entry<T>> got;
-      for (int v = -128; v <= 127; ++v) {
-        const unsigned c = h[static_cast<std::uint8_t>(v)];
-        if (c > 0) got.push_back({static_cast<T>(v), c});
+    auto runner = std::make_shared<counting::stage_runner<Track, T>>(stage, in, cfg);
+    wb::stage_job<output> job;
+    job.work = static_cast<double>(n_) * sizeof(T);
+    job.items = static_cast<double>(n_);
+    job.prepare = [runner] {
+      runner->poison();
+      (void)counting::take_stage_note();
+    };
+    job.run = [runner, estimated] {
+      try {
+        runner->run_timed();
+      } catch (const counting::stage_refused& e) {
+        if (estimated.empty()) throw;
+        throw counting::stage_refused(std::string(e.what()) + " (estimated " + estimated + ")");
       }
-      row.verified = got == reference;
-      wb::timing_options opt;
-      opt.reps = reps;
-      row.time = wb::time_gpu(call, opt);
-    } else {
-      row.stage = "CUB sort + RLE";
-      wb::device_buffer<T> sorted(static_cast<std::size_t>(n)), keys(static_cast<std::size_t>(n));
-      wb::device_buffer<std::uint64_t> counts(static_cast<std::size_t>(n));
-      wb::device_buffer<std::int64_t> runs(1);
-      wb::device_buffer<unsigned char> temp(counting::baseline::cub_sort_rle_temp_bytes(n));
-      auto call = [&] {
-        counting::baseline::cub_sort_rle(d_in.data(), n, sorted.data(), keys.data(), counts.data(), runs.data(),
-                                         temp.data(), temp.size());
+    };
+    job.output = [runner] { return runner->result(); };
+    job.remark = [](const output&) { return counting::take_stage_note(); };  // stage 7: the path it took, and why
+    job.on_host = counting::traits[static_cast<std::size_t>(stage)].host;
+    // Long stages get fewer repetitions: about 10 s each at most; a stage that takes over 2 s is
+    // reported from the checked run alone (up to its last kernel's end, not the copy of its table).
+    job.long_stage = {2, 10, 0.5};
+    if (stage == 8) job.note = "from pinned host memory";
+    return job;
+  }
+
+#if defined(WB_HAVE_BASELINE)
+  // CUB: a histogram of the 256 values (int8), or a radix sort and a run-length encode (int64).
+  wb::stage_job<output> library_job() {
+    wb::stage_job<output> job;
+    job.is_baseline = true;
+    job.work = static_cast<double>(n_) * sizeof(T);
+    job.items = static_cast<double>(n_);
+    if constexpr (std::is_same_v<T, std::int8_t>) {
+      job.name = "CUB HistogramEven";
+      auto bins = std::make_shared<wb::device_buffer<unsigned>>(256);
+      auto temp = std::make_shared<wb::device_buffer<unsigned char>>(counting::baseline::cub_histogram_temp_bytes(n_));
+      job.run = [this, bins, temp] { counting::baseline::cub_histogram(d_in_.data(), n_, bins->data(), temp->data(), temp->size()); };
+      job.output = [bins] {
+        const auto h = bins->to_host();  // h[b]: items whose raw byte is b
+        output table;
+        for (int v = -128; v <= 127; ++v) {
+          if (const unsigned c = h[static_cast<std::uint8_t>(v)]; c > 0) table.push_back({static_cast<T>(v), c});
+        }
+        return table;
       };
-      call();
-      const auto k = static_cast<std::size_t>(runs.to_host()[0]);
-      const auto hk = keys.to_host(k);  // the runs only: CUB writes k of the n slots
-      const auto hc = counts.to_host(k);
-      std::vector<entry<T>> got;
-      for (std::size_t i = 0; i < k; ++i) got.push_back({hk[i], hc[i]});
-      row.verified = got == reference;
-      wb::timing_options opt;
-      opt.reps = reps;
-      row.time = wb::time_gpu(call, opt);
+    } else {
+      job.name = "CUB sort + RLE";
+      const auto size = static_cast<std::size_t>(n_);
+      auto sorted = std::make_shared<wb::device_buffer<T>>(size);
+      auto keys = std::make_shared<wb::device_buffer<T>>(size);
+      auto counts = std::make_shared<wb::device_buffer<std::uint64_t>>(size);
+      auto runs = std::make_shared<wb::device_buffer<std::int64_t>>(1);
+      auto temp = std::make_shared<wb::device_buffer<unsigned char>>(counting::baseline::cub_sort_rle_temp_bytes(n_));
+      job.run = [=, this] {
+        counting::baseline::cub_sort_rle(d_in_.data(), n_, sorted->data(), keys->data(), counts->data(), runs->data(),
+                                         temp->data(), temp->size());
+      };
+      job.output = [=] {
+        const auto k = static_cast<std::size_t>(runs->to_host()[0]);
+        const auto hk = keys->to_host(k);  // the runs only: CUB writes k of the n slots
+        const auto hc = counts->to_host(k);
+        output table;
+        for (std::size_t i = 0; i < k; ++i) table.push_back({hk[i], hc[i]});
+        return table;
+      };
     }
-    all_ok = all_ok && row.verified;
-    times["baseline"] = row.time->median_ms;
-    report.add(row);
+    return job;
   }
 #endif
 
-  // ---- the stages ----
-  const bool compare = o.common.compare;
-  const track_id main_track = o.common.track == "exercise" ? track_id::exercise : track_id::solution;
+  const options& o_;
+  std::vector<T> data_;
+  std::int64_t n_;
+  wb::device_buffer<T> d_in_;
+  output reference_;
+};
 
-  for (int s = 0; s < counting::stage_count; ++s) {
-    if (!wb::stage_selected(o.common.stages, s, counting::stages[static_cast<std::size_t>(s)].suite)) continue;
-    if (!counting::stage_applies<T>(s)) continue;
-    std::vector<std::pair<counting::config, std::string>> configs{{cfg, ""}};
-    if (o.tune && s == 6) {
-      configs.clear();
-      for (int v = 0; v <= 3; ++v)
-        for (int b : {0, 1, 2, 3}) {
-          counting::config c = cfg;
-          c.variant = v;
-          c.blocks_per_sm = b;
-          configs.push_back({c, fmt::format(" v{} b{}", v, b == 0 ? std::string("max") : std::to_string(b))});
-        }
-    }
-    if (o.tune && s == 7) {  // every path forced, after the automatic choice
-      configs.clear();
-      static const char* const names[] = {"", " v1 shared tables", " v2 two-level", " v3 sort + RLE", " v4 global table"};
-      for (int v = 0; v <= 4; ++v) {
-        counting::config c = cfg;
-        c.variant = v;
-        configs.push_back({c, names[v]});
-      }
-    }
-    if (o.tune && s == 8) {
-      configs.clear();
-      for (std::int64_t chunk : {std::int64_t{1} << 22, std::int64_t{1} << 24, std::int64_t{1} << 26})
-        for (int streams : {2, 4}) {
-          counting::config c = cfg;
-          c.chunk_items = chunk;
-          c.streams = streams;
-          configs.push_back({c, fmt::format(" chunk 2^{} x{}", static_cast<int>(std::log2(double(chunk))), streams)});
-        }
-    }
-    for (const auto& [c, suffix] : configs) {
-      std::vector<track_id> tracks{main_track};
-      if (compare) tracks = {track_id::solution, track_id::exercise};
-      std::vector<outcome> outs;
-      for (const track_id t : tracks) {
-        outcome out = t == track_id::solution ? run_one<track_id::solution, T>(s, in, c, reference, reps, budget)
-                                              : run_one<track_id::exercise, T>(s, in, c, reference, reps, budget);
-        wb::report_row row;
-        row.stage = stage_label(s) + suffix + (compare || t == track_id::exercise ? (t == track_id::solution ? " (solution)" : " (yours)") : "");
-        row.time = out.time;
-        row.bytes = bytes;
-        row.items = static_cast<double>(n);
-        row.verified = out.verified;
-        row.note = out.note;
-        if (s == 8 && out.time) row.note += std::string(row.note.empty() ? "" : "; ") + "from pinned host memory";
-        if (out.time && !out.verified) all_ok = false;
-        if (out.time && suffix.empty()) times[std::to_string(s)] = out.time->median_ms;
-        report.add(row);
-        if (o.common.print && suffix.empty()) {
-          const std::string table = int8 ? counting::format_table(out.table8) : counting::format_table(out.table64);
-          std::printf("%s%s: %s\n", stage_label(s).c_str(), tracks.size() > 1 ? (t == track_id::solution ? " (solution)" : " (yours)") : "",
-                      out.time ? (table.empty() ? "(empty)" : table.c_str()) : ("(" + out.note + ")").c_str());
-        }
-        outs.push_back(std::move(out));
-      }
-      if (compare && outs.size() == 2 && outs[0].time && !outs[1].time) {
-        std::printf("compare %s: yours: %s\n", stage_label(s).c_str(), outs[1].note.c_str());
-      } else if (compare && outs.size() == 2 && outs[0].time && outs[1].time) {
-        const auto m = int8 ? counting::table_mismatch(outs[0].table8, outs[1].table8)
-                            : counting::table_mismatch(outs[0].table64, outs[1].table64);
-        std::printf("compare %s: %s\n", stage_label(s).c_str(),
-                    m ? ("yours differs from the solution " + *m).c_str() : "yours agrees with the solution");
-      }
-    }
-  }
+template <class T>
+int run(options& o) {
+  constexpr bool int8 = std::is_same_v<T, std::int8_t>;
+  // Every check of the command line comes before the input is made (10^9 items by default).
+  const bool explicit_input = o.input.given();
+  std::int64_t n = o.n >= 0 || explicit_input ? std::max<std::int64_t>(o.n, 0)
+                   : wb::backend_is_cuda     ? (int8 ? 1'000'000'000 : std::int64_t{1} << 26)
+                                             : std::int64_t{1} << 18;
+  if (!explicit_input) counting::require_generable<T>(o.gen, n);
+  if (o.gen.sorted && explicit_input) throw wb::usage_error("--sorted sorts generated input, not --input or --input-file");
+  // --print shows every stage's table: refused before any work for an input too long to read.
+  if (o.common.print && !explicit_input) wb::require_printable(static_cast<std::uint64_t>(n), "the input");
+  const std::uint64_t bytes = wb::bytes_for(static_cast<std::uint64_t>(n), sizeof(T) * 3, "the input");
+  wb::require_memory(bytes, bytes, "counting");
 
-  // ---- the bare host-to-device copy, stage 8's ceiling ----
-  if (int8 && n > 0 && wb::stage_selected(o.common.stages, 8, counting::stages[8].suite)) {
-    counting::pinned_buffer<T> pinned(data);
-    wb::report_row row;
-    row.stage = "H2D copy (pinned)";
-    row.bytes = bytes;
-    row.items = static_cast<double>(n);
-    row.verified = true;
-    row.note = "stage 8's ceiling, not a count";
-    wb::timing_options opt;
-    opt.reps = std::max(3, reps / 4);
-    row.time = wb::time_gpu([&] {
-      WB_CHECK(cudaMemcpyAsync(d_in.data(), pinned.data(), static_cast<std::size_t>(bytes), cudaMemcpyHostToDevice, 0));
-    }, opt);
-    times["h2d"] = row.time->median_ms;
-    report.add(row);
-  }
-
-  report.print();
-  report.write_files(o.common.csv, o.common.json);
-
-  // ---- --targets: the chapter's goals, where this run measured them ----
-  if (o.targets) print_goals(times, int8, n, o);
-  if (!all_ok) std::printf("\nsome stage gave a WRONG table (see the notes)\n");
-  return all_ok ? 0 : 1;
+  std::vector<T> data = explicit_input ? wb::read_input<T>(o.input, o.n >= 0)
+                                       : counting::generate<T>(o.gen, static_cast<std::size_t>(n), o.common.seed);
+  n = std::ssize(data);
+  if (o.common.print) wb::require_printable(static_cast<std::uint64_t>(n), "the input");
+  // A chunk longer than the input would only allocate staging buffers nobody fills.
+  if (o.chunk > 0) o.cfg.chunk_items = std::min<std::int64_t>(o.chunk, std::max<std::int64_t>(n, 1));
+  counting_chapter<T> chapter(o, std::move(data));
+  return wb::run_chapter(chapter, counting::stages, o.common);
 }
 
 }  // namespace
@@ -541,21 +291,33 @@ int main(int argc, char** argv) {
   CLI::App app{"Distribution counting: the article's algorithm, fixed, and what a GPU should do instead"};
   options o;
   wb::add_common_options(app, o.common);
-  app.add_option("--n", o.n_text, "items (e.g. 1000000, 1e9, 2^30); default 10^9 int8 / 2^26 int64 on a GPU, 2^18 on the cpu backend");
+  wb::add_size_option(app, "--n", o.n, "items (e.g. 1000000, 1e9, 2^30); default 10^9 int8 / 2^26 int64 on a GPU, 2^18 on the cpu backend",
+                      1'000'000'000'000);
   app.add_option("--type", o.type, "item type")->check(CLI::IsMember({"int8", "int64"}))->capture_default_str();
-  app.add_option("--dist", o.dist, "generated data: uniform, one-hot (every item the same), few, all-distinct (int64), zipf")
-      ->check(CLI::IsMember({"uniform", "one-hot", "few", "all-distinct", "zipf"}))
+  app.add_option("--dist", o.gen.dist,
+                 "generated data: uniform, one-hot (every item the same), few, all-distinct (int64), zipf, mixture (int64: "
+                 "hot keys and a tail)")
+      ->check(CLI::IsMember({"uniform", "one-hot", "few", "all-distinct", "zipf", "mixture"}))
       ->capture_default_str();
-  app.add_option("--distinct", o.distinct_text, "distinct values for --dist few and zipf, e.g. 2^20");
-  auto* input = app.add_option("--input", o.input, "the items themselves, comma separated (e.g. 3,1,6,2,1,3,6)");
-  app.add_option("--input-file", o.input_file, "read the items from a file (whitespace separated, # comments)")
-      ->excludes(input);
-  app.add_option("--variant", o.variant, "stage 6's counter layout: 0 16-bit atomics, 1 16-bit plain, 2 8-bit plain, 3 per-warp; stage 7's path: 0 chosen from a sample's estimate of the distinct keys (default), 1 shared-memory tables per block, 2 two-level (buckets, then a shared table per bucket), 3 sort + run-length encode, 4 one global table")
-      ->check(CLI::Range(0, 4));
-  app.add_option("--blocks-per-sm", o.blocks_per_sm, "stage 6's resident blocks per SM (0: as many as fit)")
+  wb::add_size_option(app, "--distinct", o.gen.distinct, "distinct values for --dist few and zipf, e.g. 2^20");
+  const std::vector<CLI::Option*> mixture_only = {
+      app.add_option("--hot-share", o.gen.hot_share, "--dist mixture: the share of the items on the hot keys")
+          ->check(CLI::Range(0.0, 1.0))
+          ->capture_default_str(),
+      wb::add_size_option(app, "--hot-keys", o.gen.hot_keys, "--dist mixture: the hot keys, e.g. 16")->capture_default_str(),
+      wb::add_size_option(app, "--tail-values", o.gen.tail_values,
+                          "--dist mixture: the values the tail draws from, e.g. 2^16 (default: every tail item distinct)")};
+  app.add_flag("--sorted", o.gen.sorted, "sort the generated input ascending");
+  wb::add_input_options(app, o.input, "the items themselves, comma separated (e.g. 3,1,6,2,1,3,6)",
+                        "read the items from a file (whitespace separated, # comments)");
+  app.add_option("--variant", o.cfg.variant, "stage 6's counter layout: 0 16-bit atomics, 1 16-bit plain, 2 8-bit plain, 3 per-warp")
+      ->check(CLI::Range(0, 3));
+  app.add_option("--blocks-per-sm", o.cfg.blocks_per_sm, "stage 6's resident blocks per SM (0: as many as fit)")
       ->check(CLI::Range(0, 32));
-  app.add_option("--chunk", o.chunk, "stage 8's items per transfer (default 2^24)")->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 31));
-  app.add_option("--streams", o.streams, "stage 8's streams")->check(CLI::Range(1, 16))->capture_default_str();
+  wb::add_size_option(app, "--chunk", o.chunk, "stage 8's items per transfer (default 2^24)", std::uint64_t{1} << 31)
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 31));
+  app.add_option("--streams", o.cfg.streams, "stage 8's streams")->check(CLI::Range(1, 16))->capture_default_str();
+  counting::add_stage7_options(app, o.stage7);
   app.add_flag("--tune", o.tune, "stage 6: every counter layout and blocks per SM; stage 7: the automatic choice and every path; stage 8: chunk sizes and streams");
   app.add_flag("--targets", o.targets, "after the report, the chapter's goals (set for an H100) against this run's times");
   app.get_option("--print")->description(fmt::format(
@@ -563,11 +325,18 @@ int main(int argc, char** argv) {
   app.add_option("--budget", o.budget_s, "seconds an O(N^2) stage may take before it is refused (default 20 on a GPU, 5 on the cpu backend)")
       ->check(CLI::Range(0.0, 1e6));
   return wb::run_main(app, argc, argv, [&] {
-    if (!o.distinct_text.empty()) o.distinct = parse_count(o.distinct_text, "--distinct");
-    o.input_given = app.count("--input") > 0;
-    o.input_file_given = app.count("--input-file") > 0;
+    for (const CLI::Option* option : mixture_only)
+      if (option->count() > 0 && o.gen.dist != "mixture") throw wb::usage_error(option->get_name() + " goes with --dist mixture");
+    // Stage 7 estimates the distinct keys itself (cfg.hash.expected_distinct stays 0): --distinct
+    // only shapes the generated input.
+    o.cfg.hash = o.stage7.resolved();
+    try {
+      counting::validate(o.cfg);
+    } catch (const std::invalid_argument& e) {
+      throw wb::usage_error(e.what());
+    }
+    wb::require_known_stages(o.common.stages, counting::stages);
     wb::print_device_info_or_exit();
-    if (!wb::backend_is_cuda && app.count("--reps") == 0) o.common.reps = 3;
-    return o.type == "int8" ? run_all<std::int8_t>(o) : run_all<std::int64_t>(o);
+    return o.type == "int8" ? run<std::int8_t>(o) : run<std::int64_t>(o);
   });
 }

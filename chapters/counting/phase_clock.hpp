@@ -1,10 +1,9 @@
-// Optional phase timing for stage 7 and the sorts it calls: with COUNTING_STAGE7_PHASES set in
-// the environment, CUDA events recorded between the steps of one call and printed as one line
-// on stderr ("<label>: step ms step ms ... total ms"); unset, it does nothing.
+// Optional phase timing for stage 7 and the sorts it calls (hash_count_config::phases, the
+// executable's --phases): CUDA events recorded between the steps of one call and printed as
+// one line on stderr ("<label>: step ms step ms ... total ms"); off, it does nothing.
 #pragma once
 
 #include <cstdio>
-#include <cstdlib>
 #include <string>
 #include <utility>
 #include <vector>
@@ -15,7 +14,7 @@ namespace counting {
 
 class phase_clock {
  public:
-  phase_clock() : on_(std::getenv("COUNTING_STAGE7_PHASES") != nullptr) {}
+  explicit phase_clock(bool on) : on_(on) {}
   phase_clock(const phase_clock&) = delete;
   phase_clock& operator=(const phase_clock&) = delete;
   ~phase_clock() {

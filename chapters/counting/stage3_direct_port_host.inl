@@ -20,10 +20,10 @@ void count_direct_port(const T* in, std::int64_t n, device_table<T> out, workspa
                   static_cast<long long>(n), static_cast<long long>(max_quadratic_device_items));
     throw stage_refused(text);
   }
-  if (ws.bytes < count_direct_port_workspace_bytes<T>(n)) throw std::invalid_argument("count_direct_port: workspace too small");
+  if (ws.size < count_direct_port_workspace_bytes<T>(n)) throw std::invalid_argument("count_direct_port: workspace too small");
   WB_CHECK(cudaMemsetAsync(out.size, 0, sizeof(std::int64_t)));
   if (n == 0) return;
-  auto* counts = static_cast<std::uint64_t*>(ws.data);
+  auto* counts = reinterpret_cast<std::uint64_t*>(ws.bytes);
   const int block = cfg.block;
   const auto grid = static_cast<unsigned>(wb::ceil_div(n, block));
   wb::launch({grid, static_cast<unsigned>(block)}, count_duplicates_kernel<T>, in, n, counts);

@@ -65,8 +65,8 @@ void count_dynamic_parallelism(const T* in, std::int64_t n, device_table<T> out,
                   static_cast<long long>(n), static_cast<long long>(max_dynamic_parallelism_items));
     throw stage_refused(text);
   }
-  const dp_layout<T> l = dp_place<T>(ws.data, n);
-  if (ws.bytes < l.bytes) throw std::invalid_argument("count_dynamic_parallelism: workspace too small");
+  const dp_layout<T> l = dp_place<T>(ws.bytes, n);
+  if (ws.size < l.bytes) throw std::invalid_argument("count_dynamic_parallelism: workspace too small");
   WB_CHECK(cudaMemsetAsync(out.size, 0, sizeof(std::int64_t)));
   WB_CHECK(cudaMemsetAsync(l.launch_error, 0, sizeof(int)));
   if (n == 0) return;

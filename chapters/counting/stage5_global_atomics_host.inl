@@ -9,9 +9,9 @@ std::size_t histogram_global_atomics_workspace_bytes() { return detail::histogra
 void histogram_global_atomics(const std::int8_t* in, std::int64_t n, device_table<std::int8_t> out, workspace ws,
                               const config& cfg) {
   validate(cfg);
-  if (ws.bytes < histogram_global_atomics_workspace_bytes())
+  if (ws.size < histogram_global_atomics_workspace_bytes())
     throw std::invalid_argument("histogram_global_atomics: workspace too small");
-  auto* bins = static_cast<std::uint64_t*>(ws.data);
+  auto* bins = reinterpret_cast<std::uint64_t*>(ws.bytes);
   WB_CHECK(cudaMemsetAsync(bins, 0, histogram_global_atomics_workspace_bytes()));
   if (n > 0) {
     const int sms = multiprocessor_count();

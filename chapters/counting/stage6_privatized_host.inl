@@ -76,9 +76,9 @@ std::size_t histogram_privatized_workspace_bytes() { return sizeof(histogram_sta
 
 void histogram_privatized(const std::int8_t* in, std::int64_t n, device_table<std::int8_t> out, workspace ws,
                           const config& cfg) {
-  if (ws.bytes < histogram_privatized_workspace_bytes())
+  if (ws.size < histogram_privatized_workspace_bytes())
     throw std::invalid_argument("histogram_privatized: workspace too small");
-  auto* state = static_cast<histogram_state*>(ws.data);
+  auto* state = reinterpret_cast<histogram_state*>(ws.bytes);
   WB_CHECK(cudaMemsetAsync(state, 0, sizeof(histogram_state)));
   run(in, n, state, out, /*write_table=*/true, cfg, 0);
 }

@@ -11,7 +11,7 @@ namespace counting {
 
 inline constexpr std::array<wb::stage, 9> stages = {{
     {0, "counting/0 sequential", "the article's sequential algorithm (the specification)",
-     "the distribution counting article, 'Distribution counting algorithm overview'; D1",
+     "the DCA article, 'Distribution counting algorithm overview'; D1",
      "stage0_sequential.cpp",
      {"The article's dist_count is three nested loops: for each item, count its duplicates after it, and add "
       "(value, count) to the table unless the value is already there.",
@@ -21,7 +21,7 @@ inline constexpr std::array<wb::stage, 9> stages = {{
       "In dist_count_first_seen: for index in [0, N): count = 1 + #{j > index : data[j] == data[index]}; search "
       "freq_t[ft_item-1 .. 0] (only the entries written so far) for data[index]; if absent, "
       "freq_t.push_back({data[index], count}). Use 64-bit indices. dist_count then sorts by value (written)."}},
-    {1, "counting/1 openmp", "OpenMP, fixed (D2-D4)", "the distribution counting article, 'Code optimized with Intel OpenMP'; D2, D3, D4",
+    {1, "counting/1 openmp", "OpenMP, fixed (D2-D4)", "the DCA article, 'Code optimized with Intel OpenMP'; D2, D3, D4",
      "stage1_openmp.cpp",
      {"The article shares the O(N^2) loop among threads, but drops items (D2), reads table entries nobody wrote "
       "(D3) and serialises on one lock (D4). Keep the algorithm; share the work right.",
@@ -42,7 +42,7 @@ inline constexpr std::array<wb::stage, 9> stages = {{
       "++counts[(uint8_t)v] for each v; for value = -128..127, push {value, counts[(uint8_t)value]} if non-zero. "
       "else: sorted = copy of data; std::sort; for each run [i, j) of equal keys push {sorted[i], j - i}."}},
     {3, "counting/3 direct port", "direct GPU port, O(N^2), race-free first-occurrence rule",
-     "the distribution counting article, cdpCountChunkKernel; PMPP §5.4 tiling; D6, D12", "stage3_direct_port.cu",
+     "the DCA article's cdpCountChunkKernel; PMPP §5.4 tiling; D6, D12", "stage3_direct_port.cu",
      {"The article's outer loop becomes the grid: one thread per item, each walking the whole input through "
       "shared-memory tiles (PMPP §5.4). Who reports a value must not depend on which thread runs first (D12).",
       "Thread i counts the items equal to in[i], tile by tile, and notes whether an equal item sits at a smaller "
@@ -55,7 +55,7 @@ inline constexpr std::array<wb::stage, 9> stages = {{
       "tile in[] and (counts[] > 0) the same way; rank = #{j reported : in[j] < in[i]}; if counts[i] > 0: "
       "out.values[rank] = in[i], out.counts[rank] = counts[i], atomicAdd 1 to *out.size."}},
     {4, "counting/4 dynamic parallelism", "dynamic parallelism done right for CUDA 12+ (GPU only)",
-     "the distribution counting article, cdpCountChunkKernel, cdpCountIfKernel, cdpMergeAllReduction; D5-D9, D13",
+     "the DCA article's cdpCountChunkKernel, cdpCountIfKernel, cdpMergeAllReduction; D5-D9, D13",
      "dynamic/stage4_dynamic_parallelism.cu",
      {"Kernels launch kernels (CUDA dynamic parallelism). Since CUDA 12 a parent cannot wait for its children "
       "(cudaDeviceSynchronize on the device is gone, D5): what needs their results is launched after them.",
@@ -99,30 +99,33 @@ inline constexpr std::array<wb::stage, 9> stages = {{
       "then counts .x .y .z .w of each with count_word. "
       "Faster: issue the next round's loads before counting this round's."}},
     {7, "counting/7 hash table", "int64 keys: GPU hash table, then sort only the distinct keys",
-     "open addressing with atomicCAS; PMPP ch. 13 (radix sort) for the distinct keys", "hash_table.cuh stage7_hash_count.cu",
+     "open addressing with atomicCAS; PMPP ch. 13 (radix sort) for the distinct keys",
+     "hash_table.cuh global_table.cuh stage7_hash_count.cu",
      {"Sorting every int64 key costs 8 radix passes over the data, but only the DISTINCT keys need to be in "
       "order: count them in a hash table first (open addressing, atomicCAS to claim a slot), then sort the few.",
-      "One pass over the items: each finds its key's slot (probing from a hashed home slot, claiming an empty one "
-      "with a compare-and-swap) and adds one to the slot's count. Then pack the occupied slots into (key, count) "
-      "arrays; the chapter's sort and table writer do the rest. One key's pattern marks an empty slot "
-      "(INT64_MAX, flipped): count it on the side.",
-      "hash_table.cuh insert: h = home_slot(u, t.capacity); up to t.capacity probes: here = t.keys[h]; if here == "
-      "empty_key, here = atomicCAS(&t.keys[h], empty_key, u) (empty_key back: the slot is ours, here = u); if "
-      "here == u: atomicAdd(&t.counts[h], count), return true; else h = h + 1, wrapping to 0. Return false when "
-      "full. insert_kernel: grid-stride; key = __ldcs((const long long*)in + i); u = ht::flip(key); u == "
-      "ht::empty_key -> atomicAdd(&state->sentinel_count, 1); else if !ht::insert(t, u, Count{1}) state->overflow "
-      "= 1. compact_kernel: grid-stride over slots; occupied -> place = atomicAdd(&state->distinct, 1), "
-      "keys[place] = t.keys[i], counts[place] = t.counts[i]. Faster: __match_any_sync to add a warp's equal keys "
-      "together, one atomicAdd per block in compact."}},
+      "A sample (written for you, on your insert) sizes one table in global memory. One pass over the items: each "
+      "finds its key's slot (probing from a hashed home slot, claiming an empty one with a compare-and-swap) and "
+      "adds one to the slot's count. Then pack the occupied slots into (key, count) arrays; the chapter's sort "
+      "and table writer do the rest. One key's pattern marks an empty slot (INT64_MAX, flipped): count it on the "
+      "side. A key that finds no slot sets the overflow flag, and the stage counts by sorting instead.",
+      "hash_table.cuh insert: h = home_slot(u, t.capacity); probes = min(t.capacity, max_probes); for each probe: "
+      "here = t.keys[h]; if here == empty_key, here = atomicCAS(&t.keys[h], empty_key, u) (empty_key back: the "
+      "slot is ours, here = u); if here == u: atomicAdd(&t.counts[h], count), return true; else h = h + 1, "
+      "wrapping to 0. Return false after the last probe. global_table.cuh insert_kernel: grid-stride over the "
+      "items; u = ht::flip(__ldcs((const long long*)in + i)); u == ht::empty_key -> "
+      "atomicAdd(&state->sentinel_count, 1ull); else if !ht::insert(t, u, Count{1}) state->overflow = 1. "
+      "compact_kernel: grid-stride over the slots; occupied -> place = atomicAdd(&state->distinct, 1ull), "
+      "keys[place] = t.keys[i], counts[place] = t.counts[i]. Faster: each thread loads tile_items keys before it "
+      "adds any; with `aggregate` 1, __match_any_sync finds a warp's lanes with one key and the lowest adds for "
+      "all; in compact, one atomicAdd per block."}},
     {8, "counting/8 pipeline", "data larger than one transfer: pinned memory, streams, one table (D10, D11)",
-     "the distribution counting article, cdpDistCountLaunch; CUDA Handbook ch. 6 (streams, pinned memory); D10, D11",
-     "stage8_pipeline.cu",
+     "the DCA article's cdpDistCountLaunch; CUDA Handbook ch. 6 (streams, pinned memory); D10, D11", "stage8_pipeline.cu",
      {"Overlap the copies with the counting: pinned host memory and several streams (CUDA Handbook ch. 6), every "
       "chunk counted into one shared set of bins instead of one table per chunk.",
       "Split the input into chunks, the last one shorter (D10). Chunk c goes to stream c % S: an asynchronous copy "
       "into that stream's buffer, then stage 6's counting into the same 256 bins, on the same stream. Nothing "
       "waits inside the loop (D11); the default stream waits for all streams at the end, then writes the table.",
-      "buffers = static_cast<unsigned char*>(ws.data) + bins_bytes; for c in [0, chunks): s = c % used; r = "
+      "buffers = ws.bytes + bins_bytes; for c in [0, chunks): s = c % used; r = "
       "chunk_bounds(c, cfg.chunk_items, n); buffer = reinterpret_cast<std::int8_t*>(buffers + s * "
       "buffer_stride(cfg)); cudaMemcpyAsync(buffer, host_in + r.begin, r.end - r.begin, cudaMemcpyHostToDevice, "
       "p.streams[s]); histogram_privatized_accumulate(buffer, r.end - r.begin, bins, cfg, p.streams[s])."}},

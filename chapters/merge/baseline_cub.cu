@@ -1,6 +1,6 @@
 // The baseline: cub::DeviceMerge (CCCL). Compiled on the cuda backend only; on the cpu
 // backend this file is empty (it is listed with the tests, which compile it either way).
-#include "baseline.hpp"
+#include "baseline_cub.hpp"
 
 #if defined(WB_BACKEND_CUDA)
 

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "merge.hpp"
@@ -36,6 +37,14 @@ std::vector<K> sorted_keys(std::int64_t count, distribution d, std::uint64_t see
 // The values of a key-value merge: A_val[i] = i, B_val[j] = m + j (mod 2^31), so the
 // position of every element in the inputs can be read off the output.
 std::vector<value_t> tag_values(std::int64_t count, std::int64_t first);
+
+// The key type as the command line and the messages name it: "int32", "int64", "float".
+template <class K>
+constexpr const char* key_name() {
+  if constexpr (std::is_same_v<K, std::int32_t>) return "int32";
+  if constexpr (std::is_same_v<K, std::int64_t>) return "int64";
+  return "float";
+}
 
 // The first index where `data` is not sorted (data[i] < data[i-1]), or -1.
 template <class K>

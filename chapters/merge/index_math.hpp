@@ -3,18 +3,13 @@
 
 #include <cstdint>
 
+#include "wb/device/min_max.hpp"
 #include "wb/runtime.hpp"
 
 namespace merge {
 
-template <class T>
-__host__ __device__ constexpr T min_of(T a, T b) {
-  return b < a ? b : a;
-}
-template <class T>
-__host__ __device__ constexpr T max_of(T a, T b) {
-  return a < b ? b : a;
-}
+using wb::device::max_of;  // the device layer's (wb/device/min_max.hpp)
+using wb::device::min_of;
 
 // ceil(a / b) for a >= 0, b > 0, computed exactly in integers. `ceil((m+n)/threads)` with
 // integer operands rounds DOWN first and then takes ceil of a whole number (M4, M5).

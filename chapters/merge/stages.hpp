@@ -87,7 +87,7 @@ inline constexpr std::array<wb::stage, 7> stages = {{
       "min(threadIdx.x * items_per_thread, C_length), c_next = min(c_curr + items_per_thread, C_length); "
       "co_rank both in shared memory; merge_sequential into C + C_curr + c_curr (values from global memory)."}},
     {6, "merge/6 at-bandwidth", "at bandwidth: partition pass + register-blocked tiles", "after the book: merge path",
-     "co_rank_lower_bound.cuh partition.cuh thread_merge.cuh block_merge.cuh at_bandwidth.cu",
+     "co_rank_lower_bound.cuh partition.cuh thread_merge.cuh block_merge.cuh",
      {"What still costs in stage 5: searches on the critical path, sequential merges that write global memory "
       "uncoalesced. Co-rank every tile boundary in a pass of its own, then merge each tile in registers and move "
       "data in and out through shared memory in coalesced order.",

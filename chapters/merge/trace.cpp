@@ -17,6 +17,7 @@
 #include <fmt/format.h>
 
 #include "merge.hpp"
+#include "wb/cli.hpp"
 
 namespace merge {
 namespace {
@@ -371,7 +372,30 @@ void write_merge_path_svg(const std::vector<K>& A, const std::vector<K>& B, cons
   }
 }
 
+template <class K>
+void trace_merge(const std::vector<K>& A, const std::vector<K>& B, const config& requested, co_rank_fn<K> co_rank,
+                 const char* track, const std::string& svg) {
+  const auto m = static_cast<std::int64_t>(A.size());
+  const auto n = static_cast<std::int64_t>(B.size());
+  if (m + n > max_trace) {
+    throw wb::usage_error(fmt::format("--trace prints every element: give at most {} in all (m + n = {})", max_trace, m + n));
+  }
+  if (!svg.empty() && (m > max_svg_side || n > max_svg_side)) {
+    throw wb::usage_error(fmt::format("--svg draws one column per element of A and one row per element of B: give at "
+                                      "most {} in each (m = {}, n = {})",
+                                      max_svg_side, m, n));
+  }
+  const auto or_default = [](auto value, auto fallback) { return value > 0 ? value : fallback; };
+  const config basic{or_default(requested.block, 4), 0, 0, or_default(requested.grid, std::int64_t{1})};
+  const config tiled{or_default(requested.block, 2), or_default(requested.tile, 4), 0,
+                     or_default(requested.grid, std::int64_t{2})};
+  const trace_splits splits = print_trace<K>(A, B, basic, tiled, co_rank, track);
+  if (!svg.empty()) write_merge_path_svg<K>(A, B, splits, basic, tiled, track, svg);
+}
+
 #define MERGE_INSTANTIATE(K)                                                                                    \
+  template void trace_merge<K>(const std::vector<K>&, const std::vector<K>&, const config&, co_rank_fn<K>,      \
+                               const char*, const std::string&);                                                \
   template trace_splits print_trace<K>(const std::vector<K>&, const std::vector<K>&, const config&,             \
                                        const config&, co_rank_fn<K>, const char*);                              \
   template void write_merge_path_svg<K>(const std::vector<K>&, const std::vector<K>&, const trace_splits&,      \

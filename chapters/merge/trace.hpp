@@ -43,4 +43,13 @@ template <class K>
 void write_merge_path_svg(const std::vector<K>& A, const std::vector<K>& B, const trace_splits& splits,
                           const config& basic, const config& tiled, const char* track, const std::string& file);
 
+// --trace [--svg FILE]: checks the input is small enough to trace (and to draw), prints the
+// trace of the basic kernel (--block threads, 4 by default, in --grid blocks, 1 by default) and
+// of the tiled kernel (--block 2, --tile 4, --grid 2 by default) with the co-ranks of `co_rank`,
+// and draws the merge path to `svg` unless it is empty. Bad input is a wb::usage_error.
+inline constexpr std::int64_t max_trace = 64;  // elements in A and B together: the trace prints each
+template <class K>
+void trace_merge(const std::vector<K>& A, const std::vector<K>& B, const config& requested, co_rank_fn<K> co_rank,
+                 const char* track, const std::string& svg);
+
 }  // namespace merge

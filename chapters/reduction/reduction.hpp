@@ -17,7 +17,9 @@
 #include <string>
 #include <type_traits>
 
+#include "wb/check.hpp"
 #include "wb/device_buffer.hpp"
+#include "wb/workspace.hpp"
 
 namespace reduction {
 
@@ -83,7 +85,7 @@ std::int64_t two_pass_blocks(std::int64_t n, const config& cfg, std::int64_t par
 
 // What a stage may use besides its input and output: one partial sum per block of the first
 // pass, and a counter for stage 5's last-block-done ticket (zero between launches: the
-// last block resets it).
+// last block resets it). The typed pieces of a wb::workspace (carve_workspace).
 template <class T>
 struct workspace {
   sum_t<T>* partials = nullptr;
@@ -94,22 +96,36 @@ struct workspace {
 // Throws std::invalid_argument if a grid of `blocks` needs more partials than ws holds.
 void require_partials(std::int64_t capacity, std::int64_t blocks, const char* stage);
 
-// Owns a workspace large enough for every stage on n items with cfg.
+// Bytes of the workspace every stage can run in on n items with cfg: the partial sums of the
+// widest grid (max_grid_blocks), then the ticket.
+template <class T>
+std::size_t workspace_bytes(std::int64_t n, const config& cfg) {
+  return wb::piece_bytes(static_cast<std::size_t>(max_grid_blocks(n, cfg)) * sizeof(sum_t<T>)) +
+         wb::piece_bytes(sizeof(unsigned int));
+}
+// The pieces of `ws` (at least workspace_bytes(n, cfg)), as workspace_bytes lays them out.
+template <class T>
+workspace<T> carve_workspace(const wb::workspace& ws, std::int64_t n, const config& cfg) {
+  wb::carver pieces(ws, "reduction workspace");
+  const std::int64_t capacity = max_grid_blocks(n, cfg);
+  sum_t<T>* partials = pieces.take<sum_t<T>>(capacity);
+  return {partials, capacity, pieces.take<unsigned int>(1)};
+}
+
+// Owns a workspace for every stage on n items with cfg: the partials poisoned with 0xA5 (a
+// partial nobody wrote shows in the sum), the ticket zero.
 template <class T>
 class workspace_buffer {
  public:
   workspace_buffer(std::int64_t n, const config& cfg)
-      : partials_(static_cast<std::size_t>(max_grid_blocks(n, cfg))), ticket_(1) {
-    partials_.fill_bytes(0xA5);  // poison: a partial nobody wrote is visible in the sum
-    ticket_.fill_bytes(0);
+      : bytes_(workspace_bytes<T>(n, cfg)), view_(carve_workspace<T>(bytes_.view(), n, cfg)) {
+    WB_CHECK(cudaMemset(view_.ticket, 0, sizeof(unsigned int)));
   }
-  workspace<T> view() {
-    return {partials_.data(), static_cast<std::int64_t>(partials_.size()), ticket_.data()};
-  }
+  workspace<T> view() const { return view_; }
 
  private:
-  wb::device_buffer<sum_t<T>> partials_;
-  wb::device_buffer<unsigned int> ticket_;
+  wb::workspace_buffer bytes_;
+  workspace<T> view_;
 };
 
 // ---------------------------------------------------------------------------------------
@@ -169,43 +185,14 @@ sum_t<T> tree_sum(std::span<const T> in, int block);
 }  // namespace reduction
 
 // ---------------------------------------------------------------------------------------
-// The stages. Both tracks implement the same functions (solutions/reduction/ in namespace
-// reduction::solution, exercises/reduction/ in reduction::exercise); the executable links
-// both, so the declarations are written once here and stamped into each namespace.
-// Each is instantiated for T = int32_t, int64_t, float, double.
+// The stages: both tracks implement track_interface.inl, each in its own namespace.
 // ---------------------------------------------------------------------------------------
-#define REDUCTION_DECLARE_STAGES                                                                 \
-  /* 0: the specification, on the host (CUDA Handbook §12.2: what every kernel must match).   \
-     Integer sums in 64 bits; float sums in double, double sums compensated (Neumaier). */     \
-  template <class T>                                                                             \
-  sum_t<T> sum_sequential(std::span<const T> in);                                                \
-  /* 1: two-pass, log-step tree in shared memory (Handbook listing 12-1). */                      \
-  template <class T>                                                                             \
-  void sum_two_pass(const T* in, std::int64_t n, sum_t<T>* out, const workspace<T>& ws,         \
-                    const config& cfg);                                                          \
-  /* 2: the same, the last warp without __syncthreads (listing 12-2, fixed: R3, R4). */          \
-  template <class T>                                                                             \
-  void sum_warp_synchronous(const T* in, std::int64_t n, sum_t<T>* out, const workspace<T>& ws, \
-                            const config& cfg);                                                  \
-  /* 3: block size as a template parameter, the tree fully unrolled (listings 12-3, 12-4). */    \
-  template <class T>                                                                             \
-  void sum_unrolled(const T* in, std::int64_t n, sum_t<T>* out, const workspace<T>& ws,         \
-                    const config& cfg);                                                          \
-  /* 4: warp shuffles instead of shared memory for the in-warp steps (past the book). */         \
-  template <class T>                                                                             \
-  void sum_shuffle(const T* in, std::int64_t n, sum_t<T>* out, const workspace<T>& ws,          \
-                   const config& cfg);                                                           \
-  /* 5: 16-byte loads, several in flight, one pass with a last-block-done ticket. */             \
-  template <class T>                                                                             \
-  void sum_at_bandwidth(const T* in, std::int64_t n, sum_t<T>* out, const workspace<T>& ws,     \
-                        const config& cfg);
-
 namespace reduction::solution {
-REDUCTION_DECLARE_STAGES
-}
+#include "track_interface.inl"
+}  // namespace reduction::solution
 namespace reduction::exercise {
-REDUCTION_DECLARE_STAGES
-}
+#include "track_interface.inl"
+}  // namespace reduction::exercise
 
 // Explicit instantiations of a device stage for the four input types (used once per stage
 // file in each track).

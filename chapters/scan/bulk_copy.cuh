@@ -14,6 +14,13 @@
 
 namespace scan {
 
+// 16 bytes as a vector or as items: a 16-byte load, store or copied piece of a tile.
+template <class T>
+union vector16 {
+  uint4 raw;
+  T item[16 / sizeof(T)];
+};
+
 // One barrier per shared-memory buffer, itself in shared memory. Each copy into the buffer
 // completes one phase of its barrier: phases 0, 1, 2, ... (a waiter names the phase's parity).
 struct copy_barrier {

@@ -3,7 +3,7 @@
 //
 //   scan                                   2^28 int32 on a GPU (2^16 on the cpu backend), inclusive
 //   scan --type float --exclusive          any type, the exclusive scan
-//   scan --stage 4,6 --block 512           some stages, another block size
+//   scan --stage 4,6 --block 512 --n 2^24  some stages, another block size and size
 //   scan --input 3,1,4,1,5 --print         explicit input, one "stage: v0 v1 ..." line each
 //   scan --input 1,2,3,4,5,6,7,8 --trace   Kogge-Stone's and Brent-Kung's steps, thread by thread
 //   scan --input 1,2,3 --trace --svg steps.svg   and their picture
@@ -11,33 +11,25 @@
 //
 // GB/s counts the bytes a scan must move: n items read and n items written.
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdint>
-#include <fstream>
-#include <functional>
-#include <optional>
+#include <memory>
 #include <span>
-#include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <vector>
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include "data.hpp"
 #include "scan.hpp"
 #include "stages.hpp"
+#include "trace.hpp"
 #include "wb/bandwidth.hpp"
-#include "wb/check.hpp"
-#include "wb/cli.hpp"
+#include "wb/chapter.hpp"
 #include "wb/device_buffer.hpp"
 #include "wb/device_info.hpp"
 #include "wb/generate.hpp"
-#include "wb/report.hpp"
-#include "wb/runtime.hpp"
-#include "wb/svg_pictures.hpp"
-#include "wb/timing.hpp"
 #if defined(WB_HAVE_BASELINE)
 #include "baseline_cub.hpp"
 #endif
@@ -51,84 +43,10 @@ struct options {
   std::int64_t n = -1;  // -1: the default for this backend
   std::string type = "int32";
   std::string dist = "uniform";
-  int block = 256;
-  int items_per_thread = 0;
-  bool exclusive = false;
+  config cfg;
   bool trace = false;
   std::string svg;
-  std::string input;
-  std::string input_file;
-};
-
-constexpr std::int64_t max_n = std::int64_t{1} << 36;
-
-std::int64_t default_n() { return wb::backend_is_cuda ? std::int64_t{1} << 28 : std::int64_t{1} << 16; }
-
-// ---------------------------------------------------------------------------------------
-// The stages of each track
-// ---------------------------------------------------------------------------------------
-
-template <class T>
-using device_fn = void (*)(const T*, T*, std::int64_t, const workspace&, const config&);
-template <class T>
-using host_fn = void (*)(std::span<const T>, std::span<T>, bool);
-
-template <class T>
-host_fn<T> sequential_of(const std::string& track) {
-  return track == "exercise" ? &exercise::scan_sequential<T> : &solution::scan_sequential<T>;
-}
-
-template <class T>
-device_fn<T> device_stage_of(const std::string& track, int number) {
-  const bool ex = track == "exercise";
-  switch (number) {
-    case 1: return ex ? &exercise::scan_kogge_stone<T> : &solution::scan_kogge_stone<T>;
-    case 2: return ex ? &exercise::scan_brent_kung<T> : &solution::scan_brent_kung<T>;
-    case 3: return ex ? &exercise::scan_coarsened<T> : &solution::scan_coarsened<T>;
-    case 4: return ex ? &exercise::scan_hierarchical<T> : &solution::scan_hierarchical<T>;
-    case 5: return ex ? &exercise::scan_domino<T> : &solution::scan_domino<T>;
-    case 6: return ex ? &exercise::scan_single_pass<T> : &solution::scan_single_pass<T>;
-  }
-  throw std::logic_error("no device stage " + std::to_string(number));
-}
-
-using wb::stage_label;
-
-// ---------------------------------------------------------------------------------------
-// Input
-// ---------------------------------------------------------------------------------------
-
-template <class T>
-std::vector<T> generate(const std::string& dist, std::size_t n, std::uint64_t seed) {
-  if (dist == "uniform") {
-    if constexpr (std::is_same_v<T, std::int32_t>) return wb::gen::uniform<T>(n, seed, -1000, 1000);
-    if constexpr (std::is_same_v<T, std::int64_t>) return wb::gen::uniform<T>(n, seed, -(T{1} << 40), T{1} << 40);
-    if constexpr (std::is_floating_point_v<T>) return wb::gen::uniform<T>(n, seed, T(-1), T(1));
-  }
-  if (dist == "zeros") return std::vector<T>(n, T{});
-  if (dist == "alternating") {  // +v, -v, +v, ...: prefixes 0 and v, a cancellation test
-    std::vector<T> v(n);
-    for (std::size_t i = 0; i < n; ++i) v[i] = i % 2 == 0 ? T(7) : T(-7);
-    return v;
-  }
-  if (dist == "extremes") {
-    if constexpr (std::is_integral_v<T>) return wb::gen::extremes<T>(n, seed);
-    throw wb::usage_error("--dist extremes is for int32 and int64: a float scan of +-FLT_MAX overflows");
-  }
-  if (dist == "iota") return wb::gen::iota<T>(n, seed, false);
-  throw wb::usage_error("--dist '" + dist + "': use uniform, zeros, alternating, extremes or iota");
-}
-
-// ---------------------------------------------------------------------------------------
-// Checking a scan against the specification
-// ---------------------------------------------------------------------------------------
-
-template <class T>
-struct expected_scan {
-  std::vector<T> exact;           // integers: the scan; floats: unused
-  std::vector<double> value;      // floats: the scan in double
-  std::vector<double> prefix_abs; // floats: |x_0| + ... + |x_i|
-  std::int64_t depth = 0;
+  wb::input_options input;
 };
 
 template <class T>
@@ -137,215 +55,175 @@ std::string value_text(T v) {
   else return fmt::format("{:.9g}", v);
 }
 
-// Empty when `got` is right; otherwise the first wrong index.
+// The chapter's traits for the driver (wb/chapter.hpp): the prefix sums of one input.
 template <class T>
-std::string first_error(const expected_scan<T>& e, const std::vector<T>& got) {
-  if constexpr (std::is_integral_v<T>) {
-    for (std::size_t i = 0; i < got.size(); ++i) {
-      if (got[i] != e.exact[i]) return fmt::format("at index {}: expected {}, got {}", i, e.exact[i], got[i]);
-    }
-  } else {
-    for (std::size_t i = 0; i < got.size(); ++i) {
-      const double tol = tolerance<T>(e.prefix_abs[i], e.depth);
-      const double error = std::fabs(static_cast<double>(got[i]) - e.value[i]);
-      if (!(error <= tol)) {
-        return fmt::format("at index {}: expected {:.9g}, got {:.9g} (error {:.3g}, tolerance {:.3g})", i, e.value[i],
-                           got[i], error, tol);
+class scan_chapter {
+ public:
+  using output = std::vector<T>;
+
+  scan_chapter(const options& opt, std::vector<T> data, std::string source)
+      : opt_(opt), data_(std::move(data)), n_(std::ssize(data_)), source_(std::move(source)), d_in_(data_),
+        d_out_(data_.size()), ws_(n_, opt.cfg) {
+    // The specification: the solution's stage 0; for floats, prefix sums in double and of |x|.
+    if constexpr (std::is_integral_v<T>) {
+      exact_.resize(data_.size());
+      solution::scan_sequential<T>(std::span<const T>(data_), std::span<T>(exact_), opt_.cfg.exclusive);
+    } else {
+      value_.resize(data_.size());
+      prefix_abs_.resize(data_.size());
+      double running = 0, running_abs = 0;
+      for (std::size_t i = 0; i < data_.size(); ++i) {
+        if (opt_.cfg.exclusive) value_[i] = running;
+        running += data_[i];
+        running_abs += std::fabs(static_cast<double>(data_[i]));
+        if (!opt_.cfg.exclusive) value_[i] = running;
+        prefix_abs_[i] = running_abs;
       }
+      depth_ = std::max<std::int64_t>(rounding_depth(n_), 1);
     }
   }
-  return {};
-}
 
-struct stage_run {
-  std::optional<wb::timing> time;
-  bool verified = false;
-  std::string note;
+  std::string title() const {
+    return fmt::format("scan: {} of {} {} ({}), block {}, items per thread {}",
+                       opt_.cfg.exclusive ? "exclusive scan" : "inclusive scan", n_, opt_.type, source_, opt_.cfg.block,
+                       opt_.cfg.items_per_thread > 0 ? std::to_string(opt_.cfg.items_per_thread) : "stage default");
+  }
+  wb::report_layout layout() const { return wb::report_layout::bandwidth(wb::copy_bandwidth_gbs()); }
+
+  wb::stage_job<output> job(const wb::stage& s, wb::track t) {
+    wb::stage_job<output> job;
+    job.work = 2.0 * static_cast<double>(n_) * sizeof(T);
+    job.items = static_cast<double>(n_);
+    if (s.number == 0) {
+      auto out = std::make_shared<output>(data_.size());
+      job.run = [this, t, out] {
+        std::fill(out->begin(), out->end(), T(-1));
+        WB_WITH_TRACK(scan, t, { tr::scan_sequential<T>(std::span<const T>(data_), std::span<T>(*out), opt_.cfg.exclusive); });
+      };
+      job.output = [out] { return *out; };
+      job.on_host = true;
+      job.work = 0;
+      job.note = "on the host";
+      return job;
+    }
+    job.prepare = [this] { d_out_.fill_bytes(0xA5); };  // an output nobody writes fails the check
+    job.run = [this, t, number = s.number] {
+      const workspace ws = ws_.view();
+      const config& cfg = opt_.cfg;
+      WB_WITH_TRACK(scan, t, {
+        switch (number) {
+          case 1: return tr::scan_kogge_stone<T>(d_in_.data(), d_out_.data(), n_, ws, cfg);
+          case 2: return tr::scan_brent_kung<T>(d_in_.data(), d_out_.data(), n_, ws, cfg);
+          case 3: return tr::scan_coarsened<T>(d_in_.data(), d_out_.data(), n_, ws, cfg);
+          case 4: return tr::scan_hierarchical<T>(d_in_.data(), d_out_.data(), n_, ws, cfg);
+          case 5: return tr::scan_domino<T>(d_in_.data(), d_out_.data(), n_, ws, cfg);
+          default: return tr::scan_single_pass<T>(d_in_.data(), d_out_.data(), n_, ws, cfg);
+        }
+      });
+    };
+    job.output = [this] { return d_out_.to_host(); };
+    // Stages 1-3 run on one block, hundreds of times slower: fewer runs past 2^22 items.
+    if (s.number <= 3 && n_ > (std::int64_t{1} << 22)) {
+      job.warmup = 1;
+      job.max_reps = 3;
+      job.note = "one block";
+    }
+    return job;
+  }
+
+  std::vector<wb::stage_job<output>> library() {
+    std::vector<wb::stage_job<output>> rows;
+#if defined(WB_HAVE_BASELINE)
+    wb::stage_job<output> cub;
+    cub.name = opt_.cfg.exclusive ? "cub::DeviceScan::ExclusiveSum" : "cub::DeviceScan::InclusiveSum";
+    cub.is_baseline = true;
+    cub.work = 2.0 * static_cast<double>(n_) * sizeof(T);
+    cub.items = static_cast<double>(n_);
+    const std::size_t temp_bytes = baseline::cub_scan_temp_bytes<T>(n_, opt_.cfg.exclusive);
+    auto temp = std::make_shared<wb::device_buffer<unsigned char>>(std::max<std::size_t>(temp_bytes, 1));
+    cub.prepare = [this] { d_out_.fill_bytes(0xA5); };
+    cub.run = [this, temp, temp_bytes] {
+      baseline::cub_scan<T>(d_in_.data(), d_out_.data(), n_, opt_.cfg.exclusive, temp->data(), temp_bytes);
+    };
+    cub.output = [this] { return d_out_.to_host(); };
+    rows.push_back(std::move(cub));
+#endif
+    return rows;
+  }
+
+  // Integers: exact (modulo 2^bits). Floats: within the tolerance of their prefix's |x| sum.
+  std::string check(const output& got) const {
+    if (got.size() != data_.size()) return fmt::format("{} items instead of {}", got.size(), data_.size());
+    for (std::size_t i = 0; i < got.size(); ++i) {
+      if constexpr (std::is_integral_v<T>) {
+        if (got[i] != exact_[i]) return fmt::format("at index {}: expected {}, got {}", i, exact_[i], got[i]);
+      } else {
+        const double tol = tolerance<T>(prefix_abs_[i], depth_);
+        const double error = std::fabs(static_cast<double>(got[i]) - value_[i]);
+        if (!(error <= tol)) {
+          return fmt::format("at index {}: expected {:.9g}, got {:.9g} (error {:.3g}, tolerance {:.3g})", i, value_[i],
+                             got[i], error, tol);
+        }
+      }
+    }
+    return "";
+  }
+  std::string show(const output& out) const {
+    std::string line;
+    for (const T& v : out) line += (line.empty() ? "" : " ") + value_text(v);
+    return line;
+  }
+  std::string difference(const output& solution, const output& exercise) const {
+    for (std::size_t i = 0; i < std::min(solution.size(), exercise.size()); ++i) {
+      if (!(solution[i] == exercise[i])) {
+        return fmt::format("at index {}: solution {}, exercise {}", i, value_text(solution[i]), value_text(exercise[i]));
+      }
+    }
+    return "";
+  }
+
+ private:
+  const options& opt_;
+  std::vector<T> data_;
+  std::int64_t n_;
+  std::string source_;
+  std::vector<T> exact_;           // integers: the scan
+  std::vector<double> value_;      // floats: the scan in double
+  std::vector<double> prefix_abs_; // floats: |x_0| + ... + |x_i|
+  std::int64_t depth_ = 0;
+  wb::device_buffer<T> d_in_, d_out_;
+  workspace_buffer<T> ws_;
 };
-
-// ---------------------------------------------------------------------------------------
-// The run
-// ---------------------------------------------------------------------------------------
 
 template <class T>
 int run(const options& opt, const CLI::App& app) {
-  const config cfg{opt.block, opt.items_per_thread, opt.exclusive};
-  try {
-    validate(cfg, sizeof(T));
-  } catch (const std::invalid_argument& e) {
-    throw wb::usage_error(std::string("--block/--items-per-thread: ") + e.what());
-  }
-  std::vector<std::pair<int, std::string>> known;
-  for (const auto& s : stages) known.emplace_back(s.number, s.suite);
-  wb::require_known_stages(opt.common.stages, known);
-
   // The input. An explicit empty list is an empty input.
-  const bool given = app.count("--input") > 0 || app.count("--input-file") > 0;
-  if (app.count("--input") > 0 && app.count("--input-file") > 0) throw wb::usage_error("--input and --input-file: give one");
-  if (given && opt.n >= 0) throw wb::usage_error("--n and --input/--input-file: the input sets n");
-  const std::int64_t requested = given ? -1 : (opt.n >= 0 ? opt.n : default_n());
+  const bool given = opt.input.given();
+  const std::int64_t requested = given ? -1 : opt.n >= 0 ? opt.n : wb::backend_is_cuda ? std::int64_t{1} << 28 : std::int64_t{1} << 16;
   if (opt.common.print && requested > 0) wb::require_printable(static_cast<std::uint64_t>(requested), "the scan");
-  if (opt.trace && requested > static_cast<std::int64_t>(max_trace_items)) {
-    throw wb::usage_error(fmt::format("--trace draws every thread: give at most {} items", max_trace_items));
-  }
+  require_traceable(opt.trace, requested);
   if (app.count("--svg") > 0 && !opt.trace) throw wb::usage_error("--svg draws the steps of --trace: give --trace too");
-  if (app.count("--svg") > 0 && opt.svg.empty()) throw wb::usage_error("--svg: give the file to write");
-  std::ofstream svg_file;  // opened before any work: a path that cannot be written is a usage error
-  if (!opt.svg.empty()) {
-    svg_file.open(opt.svg);
-    if (!svg_file) throw wb::usage_error("--svg: cannot write " + opt.svg);
-  }
+  if (app.count("--svg") > 0) wb::require_writable_file(opt.svg, "--svg");
 
   std::vector<T> data;
   std::string source;
   if (given) {
-    data = app.count("--input") > 0 ? wb::parse_list<T>(opt.input, "--input") : wb::read_numbers_file<T>(opt.input_file);
-    source = app.count("--input") > 0 ? "--input" : opt.input_file;
+    data = wb::read_input<T>(opt.input, opt.n >= 0);
+    source = opt.input.source();
     if (opt.common.print) wb::require_printable(data.size(), "the scan");
-    if (opt.trace && data.size() > max_trace_items) {
-      throw wb::usage_error(fmt::format("--trace draws every thread: give at most {} items", max_trace_items));
-    }
+    require_traceable(opt.trace, std::ssize(data));
   } else {
     const std::uint64_t bytes = wb::bytes_for(static_cast<std::uint64_t>(requested), sizeof(T), "--n");
-    wb::require_memory(2 * bytes + workspace_bytes(requested, sizeof(T), cfg), 3 * bytes + (std::is_floating_point_v<T> ? 4 * bytes : 0),
+    wb::require_memory(2 * bytes + workspace_bytes(requested, sizeof(T), opt.cfg),
+                       3 * bytes + (std::is_floating_point_v<T> ? 4 * bytes : 0),
                        fmt::format("a scan of {} {} items", requested, opt.type));
     data = generate<T>(opt.dist, static_cast<std::size_t>(requested), opt.common.seed);
     source = fmt::format("{}, seed {}", opt.dist, opt.common.seed);
   }
-  const auto n = static_cast<std::int64_t>(data.size());
-
-  if (opt.trace) {
-    fmt::print("{}\n{}", trace_kogge_stone<T>(std::span<const T>(data)), trace_brent_kung<T>(std::span<const T>(data)));
-    if (!opt.svg.empty()) {
-      wb::svg::scan_steps_input<T> picture;
-      picture.items = data;
-      picture.caption = fmt::format("scan: Kogge-Stone and Brent-Kung, step by step, on {} {} items", n, opt.type);
-      svg_file << wb::svg::scan_steps_svg(picture);
-      svg_file.close();
-      if (!svg_file) throw wb::usage_error("--svg: cannot write " + opt.svg);
-      fmt::print("the picture: {}\n", opt.svg);
-    }
-    return 0;
-  }
+  if (opt.trace) return trace<T>(data, opt.type, opt.svg);
   wb::print_device_info_or_exit();
-
-  // The specification: the solution's stage 0; for floats, prefix sums in double.
-  expected_scan<T> expected;
-  if constexpr (std::is_integral_v<T>) {
-    expected.exact.resize(data.size());
-    solution::scan_sequential<T>(std::span<const T>(data), std::span<T>(expected.exact), cfg.exclusive);
-  } else {
-    expected.value.resize(data.size());
-    expected.prefix_abs.resize(data.size());
-    double running = 0, running_abs = 0;
-    for (std::size_t i = 0; i < data.size(); ++i) {
-      if (cfg.exclusive) expected.value[i] = running;
-      running += data[i];
-      running_abs += std::fabs(static_cast<double>(data[i]));
-      if (!cfg.exclusive) expected.value[i] = running;
-      expected.prefix_abs[i] = running_abs;
-    }
-    expected.depth = std::max<std::int64_t>(rounding_depth(n), 1);
-  }
-
-  wb::device_buffer<T> d_in(data);
-  wb::device_buffer<T> d_out(static_cast<std::size_t>(n));
-  workspace_buffer<T> ws(n, cfg);
-  const workspace w = ws.view();
-  const double bytes = 2.0 * static_cast<double>(n) * sizeof(T);
-
-  std::vector<std::string> tracks = opt.common.compare ? std::vector<std::string>{"solution", "exercise"}
-                                                       : std::vector<std::string>{opt.common.track};
-  wb::report report(fmt::format("scan: {} of {} {} ({}), block {}, items per thread {}",
-                                cfg.exclusive ? "exclusive scan" : "inclusive scan", n, opt.type, source, cfg.block,
-                                cfg.items_per_thread > 0 ? std::to_string(cfg.items_per_thread) : "stage default"),
-                    wb::copy_bandwidth_gbs());
-  std::vector<std::string> printed;
-  std::vector<std::string> comparisons;
-  auto print_line = [&](const std::string& label, const std::vector<T>& out) {
-    std::string line = label + ":";
-    for (const T& v : out) line += " " + value_text(v);
-    printed.push_back(line);
-  };
-
-  for (const auto& s : stages) {
-    if (!wb::stage_selected(opt.common.stages, s.number, s.suite)) continue;
-    std::vector<std::vector<T>> outputs;
-    for (const auto& track : tracks) {
-      stage_run r;
-      std::vector<T> out(static_cast<std::size_t>(n));
-      if (s.number == 0) {
-        // On the host, timed with the host clock, a few runs.
-        wb::timing t;
-        for (int i = 0; i < std::min(opt.common.reps, 5); ++i) {
-          std::fill(out.begin(), out.end(), T(-1));
-          const auto start = std::chrono::steady_clock::now();
-          sequential_of<T>(track)(std::span<const T>(data), std::span<T>(out), cfg.exclusive);
-          t.samples_ms.push_back(
-              std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
-        }
-        auto sorted = t.samples_ms;
-        std::sort(sorted.begin(), sorted.end());
-        t.median_ms = sorted[sorted.size() / 2];
-        t.min_ms = sorted.front();
-        t.max_ms = sorted.back();
-        r.time = t;
-        r.note = "on the host";
-      } else {
-        const device_fn<T> fn = device_stage_of<T>(track, s.number);
-        d_out.fill_bytes(0xA5);  // an output nobody writes fails the check
-        // Stages 1-3 run on one block, hundreds of times slower: fewer runs past 2^22 items.
-        const bool one_block = s.number <= 3 && n > (std::int64_t{1} << 22);
-        r.time = wb::time_gpu([&] { fn(d_in.data(), d_out.data(), n, w, cfg); },
-                              {one_block ? 1 : 3, one_block ? std::min(opt.common.reps, 3) : opt.common.reps, true});
-        out = d_out.to_host();
-        if (one_block) r.note = "one block";
-      }
-      const std::string why = first_error(expected, out);
-      r.verified = why.empty();
-      if (!r.verified) r.note = why;
-      const std::string label = tracks.size() > 1 || track == "exercise" ? stage_label(s) + " (" + track + ")"
-                                                                          : stage_label(s);
-      report.add({label, r.time, s.number == 0 ? 0.0 : bytes, static_cast<double>(n), r.verified, false, r.note});
-      if (opt.common.print) print_line(label, out);
-      outputs.push_back(std::move(out));
-    }
-    if (tracks.size() == 2) {
-      const auto mismatch = [&]() -> std::string {
-        for (std::size_t i = 0; i < outputs[0].size(); ++i) {
-          if (!(outputs[0][i] == outputs[1][i])) {
-            return fmt::format("DIFFER at index {}: solution {}, exercise {}", i, value_text(outputs[0][i]),
-                               value_text(outputs[1][i]));
-          }
-        }
-        return "agree on every item";
-      }();
-      comparisons.push_back(fmt::format("{}: {}", stage_label(s), mismatch));
-    }
-  }
-
-#if defined(WB_HAVE_BASELINE)
-  {
-    const char* name = cfg.exclusive ? "cub::DeviceScan::ExclusiveSum" : "cub::DeviceScan::InclusiveSum";
-    const std::size_t temp_bytes = baseline::cub_scan_temp_bytes<T>(n, cfg.exclusive);
-    wb::device_buffer<unsigned char> temp(std::max<std::size_t>(temp_bytes, 1));
-    d_out.fill_bytes(0xA5);
-    stage_run r;
-    r.time = wb::time_gpu([&] { baseline::cub_scan<T>(d_in.data(), d_out.data(), n, cfg.exclusive, temp.data(), temp_bytes); },
-                          {3, opt.common.reps, true});
-    const std::vector<T> out = d_out.to_host();
-    const std::string why = first_error(expected, out);
-    r.verified = why.empty();
-    report.add({name, r.time, bytes, static_cast<double>(n), r.verified, true, why});
-    if (opt.common.print) print_line(name, out);
-  }
-#endif
-
-  report.print();
-  for (const auto& line : printed) fmt::print("{}\n", line);
-  for (const auto& line : comparisons) fmt::print("{}\n", line);
-  report.write_files(opt.common.csv, opt.common.json);
-  return report.all_verified() ? 0 : 1;
+  scan_chapter<T> chapter(opt, std::move(data), source);
+  return wb::run_chapter(chapter, stages, opt.common);
 }
 
 }  // namespace
@@ -354,8 +232,8 @@ int main(int argc, char** argv) {
   CLI::App app{"scan: prefix sums, stage by stage (PMPP ch. 11, then a single pass at the memory ceiling)"};
   options opt;
   wb::add_common_options(app, opt.common);
-  app.add_option("--n", opt.n, "items to scan (default: 2^28 on a GPU, 2^16 on the cpu backend)")
-      ->check(CLI::Range(std::int64_t{0}, max_n));
+  wb::add_size_option(app, "--n", opt.n, "items to scan (default: 2^28 on a GPU, 2^16 on the cpu backend)",
+                      std::uint64_t{1} << 36);
   app.add_option("--type", opt.type, "item type (integers wrap: int32 modulo 2^32, int64 modulo 2^64)")
       ->check(CLI::IsMember({"int32", "int64", "float"}))
       ->capture_default_str();
@@ -363,17 +241,24 @@ int main(int argc, char** argv) {
                                      "(integers: INT_MIN/INT_MAX and neighbours), iota")
       ->check(CLI::IsMember({"uniform", "zeros", "alternating", "extremes", "iota"}))
       ->capture_default_str();
-  app.add_option("--block", opt.block, "threads per block: a power of two from 32 to 1024")->capture_default_str();
-  app.add_option("--items-per-thread", opt.items_per_thread,
-                 "items per thread of stages 3-6: a power of two from 16/sizeof(item) to 32 (0: each stage's default)")
+  wb::add_size_option(app, "--block", opt.cfg.block, "threads per block: a power of two from 32 to 1024")->capture_default_str();
+  wb::add_size_option(app, "--items-per-thread", opt.cfg.items_per_thread,
+                      "items per thread of stages 3-6: a power of two from 16/sizeof(item) to 32 (0: each stage's default)")
       ->capture_default_str();
-  app.add_flag("--exclusive", opt.exclusive, "the exclusive scan (out[i] = in[0] + ... + in[i-1]) instead of inclusive");
+  app.add_flag("--exclusive", opt.cfg.exclusive, "the exclusive scan (out[i] = in[0] + ... + in[i-1]) instead of inclusive");
   app.add_flag("--trace", opt.trace, "for at most 32 items: Kogge-Stone's and Brent-Kung's steps, thread by thread");
   app.add_option("--svg", opt.svg, "with --trace: also draw both scans' steps to this SVG file");
-  app.add_option("--input", opt.input, "explicit input, comma separated (instead of --n/--dist); empty: no items");
-  app.add_option("--input-file", opt.input_file, "explicit input, whitespace-separated numbers in a file");
+  wb::add_input_options(app, opt.input, "explicit input, comma separated (instead of --n/--dist); empty: no items",
+                        "explicit input, whitespace-separated numbers in a file");
 
   return wb::run_main(app, argc, argv, [&]() -> int {
+    const std::size_t item_bytes = opt.type == "int64" ? 8 : 4;
+    try {
+      validate(opt.cfg, item_bytes);
+    } catch (const std::invalid_argument& e) {
+      throw wb::usage_error(std::string("--block/--items-per-thread: ") + e.what());
+    }
+    wb::require_known_stages(opt.common.stages, stages);
     if (opt.type == "int32") return run<std::int32_t>(opt, app);
     if (opt.type == "int64") return run<std::int64_t>(opt, app);
     return run<float>(opt, app);

@@ -25,6 +25,7 @@
 #include <string>
 #include <type_traits>
 
+#include "wb/device/plus.hpp"
 #include "wb/device_buffer.hpp"
 #include "wb/workspace.hpp"
 #include "wb/runtime.hpp"
@@ -35,16 +36,9 @@ namespace scan {
 // The operator
 // ---------------------------------------------------------------------------------------
 
-// a + b, wrapping for integers (signed overflow is undefined in C++; unsigned wraps).
-template <class T>
-__host__ __device__ inline T plus(T a, T b) {
-  if constexpr (std::is_integral_v<T>) {
-    using U = std::make_unsigned_t<T>;
-    return static_cast<T>(static_cast<U>(a) + static_cast<U>(b));
-  } else {
-    return a + b;
-  }
-}
+// a + b, wrapping for integers (signed overflow is undefined in C++; unsigned wraps): the
+// device layer's sum (common/include/wb/device/plus.hpp), which every stage adds with.
+using wb::device::plus;
 
 // ---------------------------------------------------------------------------------------
 // Launch configuration
@@ -128,40 +122,14 @@ inline constexpr std::size_t max_trace_items = 32;
 }  // namespace scan
 
 // ---------------------------------------------------------------------------------------
-// The stages. Both tracks implement the same functions (solutions/scan/ in namespace
-// scan::solution, exercises/scan/ in scan::exercise); the executable links both, so the
-// declarations are written once here and stamped into each namespace.
-// Each is instantiated for T = int32_t, int64_t, float.
+// The stages: both tracks implement track_interface.inl, each in its own namespace.
 // ---------------------------------------------------------------------------------------
-#define SCAN_DECLARE_STAGES                                                                      \
-  /* 0: the specification, on the host. */                                                       \
-  template <class T>                                                                             \
-  void scan_sequential(std::span<const T> in, std::span<T> out, bool exclusive);                 \
-  /* 1: Kogge-Stone, one block sweeping the input section by section (PMPP §11.2). */           \
-  template <class T>                                                                             \
-  void scan_kogge_stone(const T* in, T* out, std::int64_t n, const workspace& ws, const config& cfg); \
-  /* 2: Brent-Kung, one block, two items a thread (PMPP §11.4). */                              \
-  template <class T>                                                                             \
-  void scan_brent_kung(const T* in, T* out, std::int64_t n, const workspace& ws, const config& cfg); \
-  /* 3: thread coarsening, three phases, one block (PMPP §11.5). */                             \
-  template <class T>                                                                             \
-  void scan_coarsened(const T* in, T* out, std::int64_t n, const workspace& ws, const config& cfg); \
-  /* 4: hierarchical: scan sections, scan the section sums, add them back (PMPP §11.6). */     \
-  template <class T>                                                                             \
-  void scan_hierarchical(const T* in, T* out, std::int64_t n, const workspace& ws, const config& cfg); \
-  /* 5: single pass, each tile waits for its neighbour's carry ("domino", PMPP §11.7). */       \
-  template <class T>                                                                             \
-  void scan_domino(const T* in, T* out, std::int64_t n, const workspace& ws, const config& cfg); \
-  /* 6: single pass at bandwidth: decoupled look-back, persistent blocks (Merrill & Garland). */ \
-  template <class T>                                                                             \
-  void scan_single_pass(const T* in, T* out, std::int64_t n, const workspace& ws, const config& cfg);
-
 namespace scan::solution {
-SCAN_DECLARE_STAGES
-}
+#include "track_interface.inl"
+}  // namespace scan::solution
 namespace scan::exercise {
-SCAN_DECLARE_STAGES
-}
+#include "track_interface.inl"
+}  // namespace scan::exercise
 
 // Explicit instantiations of a device stage for the three types (once per stage file).
 #define SCAN_INSTANTIATE_DEVICE_STAGE(name)                                                                   \

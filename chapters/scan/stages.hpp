@@ -81,7 +81,7 @@ inline constexpr std::array<wb::stage, 7> stages = {{
       "sum before it looks back (else each block's look-back waits for the others' look-backs).",
       "warp_scan.cuh: shuffle scans. tile_lookback.cuh: a status word per tile (status and value in 64 bits for "
       "32-bit types; status plus separate values and a fence for 64-bit types), tile_look_back (32 predecessors "
-      "a round) and tile_exclusive_prefix. single_pass.cu: a persistent grid (the host sizes it); thread 32 "
+      "a round). single_pass.cu: a persistent grid (the host sizes it); thread 32 "
       "claims tiles from the counter and starts their bulk copies into a ring of shared-memory stages "
       "(bulk_copy.cuh: bulk_copy_to_shared, copy_barrier_wait); each iteration sums the next tile, scans this "
       "one, and warp 0 publishes the next tile's sum, then looks back for this one.",

@@ -1,32 +1,20 @@
-// Block-level pieces every radix stage uses, shared by both tracks (the scan chapter
-// taught them): a block-wide exclusive sum and the per-block digit counts of step 1.
+// Block-level pieces every radix stage uses, shared by both tracks: a block-wide exclusive
+// sum (the scan chapter taught it) and the per-block digit counts of step 1.
 #pragma once
 
 #include <cstdint>
 
 #include "key_bits.hpp"
+#include "wb/device/block_scan.cuh"
 #include "wb/kernel.hpp"
 
 namespace sort {
 
-// Exclusive sum of one int per thread over the block (Kogge-Stone, PMPP §11.2); `scratch`
-// holds blockDim.x ints of shared memory; `total` gets the block's sum. Every thread of the
-// block must call it.
-__device__ inline int block_exclusive_sum(int x, int* scratch, int& total) {
-  const int t = threadIdx.x;
-  scratch[t] = x;
-  __syncthreads();
-  for (int stride = 1; stride < static_cast<int>(blockDim.x); stride *= 2) {
-    const int add = t >= stride ? scratch[t - stride] : 0;
-    __syncthreads();
-    scratch[t] += add;
-    __syncthreads();
-  }
-  const int inclusive = scratch[t];
-  total = scratch[blockDim.x - 1];
-  __syncthreads();  // the scratch may be reused at once
-  return inclusive - x;
-}
+// The exclusive sum of one count per thread over the block: the workbook's block scan
+// (common/include/wb/device/block_scan.cuh), block_exclusive_sum(x, scratch, total) with
+// `scratch` shared memory for one int per warp and `total` the block's sum. Every thread of
+// the block calls it; the scratch may be reused as soon as it returns.
+using wb::device::block_exclusive_sum;
 
 // Step 1 of a radix pass: block b counts the keys of its tile (blockDim.x * items keys) per
 // value of the `bits`-bit digit at `shift` and writes counts[digit * blocks + b] (digit-major:

@@ -1,22 +1,14 @@
-// The merge chapter's solved stage 6 (merge path, at bandwidth), used by stage 6 as a library,
-// the way the radix stages use the scan chapter's solved scan: the merge sort's tiles are
-// merged by merge::solution::merge_tile (solutions/merge/block_merge.cuh), its partitions and
-// in-block merges use co_rank_lower_bound and thread_merge. One merge for the workbook.
+// The merge pieces stage 6 builds on: the workbook's shared merge (the merge chapter's stage 6,
+// common/include/wb/device/): merge_tile merges one output tile of a merge pass, whose
+// partitions and in-block merges use co_rank_lower_bound and thread_merge. One merge for the
+// workbook, as the radix stages scan with the workbook's block scan.
 // Also here: level_barrier, which both tracks' tile sort calls between its merge levels.
-//
-// Those headers put their code in namespace merge::WB_TRACK; both tracks of this chapter get
-// the merge chapter's solution (merge::solution), whichever track includes them.
 #pragma once
 
+#include "wb/device/block_merge.cuh"
+#include "wb/device/co_rank_lower_bound.cuh"
+#include "wb/device/thread_merge.cuh"
 #include "wb/kernel.hpp"
-
-#pragma push_macro("WB_TRACK")
-#undef WB_TRACK
-#define WB_TRACK solution
-#include "../../solutions/merge/block_merge.cuh"
-#include "../../solutions/merge/co_rank_lower_bound.cuh"
-#include "../../solutions/merge/thread_merge.cuh"
-#pragma pop_macro("WB_TRACK")
 
 namespace sort {
 

@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "sort.hpp"
 
@@ -12,6 +13,16 @@ namespace sort::onesweep {
 
 inline constexpr int radix = 1 << onesweep_bits;  // 256 digit values (buckets) per pass
 inline constexpr int max_passes = 8;              // 64-bit keys
+
+// The histogram kernel: blocks of histogram_block threads, each thread loading
+// histogram_items keys at once (several loads in flight); a grid-stride loop over chunks of
+// histogram_block * histogram_items keys, with at most histogram_blocks_per_sm blocks per SM
+// (a full SM: more blocks would only add global atomics at the end).
+inline constexpr int histogram_block = 256;
+inline constexpr int histogram_items = 8;
+inline constexpr int histogram_blocks_per_sm = 8;
+// This device's SM count, read from the device once (sort_common.cpp).
+int device_sm_count();
 
 // How a pass ranks a warp's keys of one step: which lanes hold the same digit.
 enum class peer_method : int {
@@ -85,9 +96,16 @@ constexpr tile_shape stage_shape(std::size_t key_bytes, bool flipped, bool pairs
 }
 inline constexpr std::int64_t smallest_tile = 6144;  // of all the shapes above: the workspace is sized for it
 
+// Whether stage 5 sorts n keys in its long tiles (4-byte keys without values only:
+// stage_shape): from cfg.onesweep_long_tiles_from keys on, or long_tiles_from.
+inline bool long_tiles_for(std::int64_t n, const config& cfg) {
+  return n >= (cfg.onesweep_long_tiles_from > 0 ? cfg.onesweep_long_tiles_from : long_tiles_from);
+}
+
 // What a pass does, decided on the device from the histogram (so the host never waits).
 enum pass_mode : int {
-  pass_skip = 0,  // every key has the same digit here: the order does not change
+  pass_skip = 0,  // every key has the same digit here: the order does not change (the pass
+                  // kernel's blocks return at once)
   pass_sort = 1,
   pass_copy = 2,  // the last pass when every pass is skipped: the input is copied to the output
 };
@@ -148,5 +166,36 @@ inline std::int64_t portion_tiles_for(std::int64_t tile, std::int64_t requested_
   const std::int64_t asked = requested_keys > 0 ? requested_keys / tile : most;
   return asked < 1 ? 1 : (asked < most ? asked : most);
 }
+
+// Stage 5's workspace for n keys of key_bytes in tiles of `tile` keys, carved in order: the
+// other buffer of keys and of values (the passes ping-pong between them and the output),
+// then the scratch of `layout`.
+struct workspace_pieces {
+  void* other_keys;
+  std::uint32_t* other_values;
+  unsigned char* scratch;
+  layout offsets;  // of the scratch's parts, from `scratch`
+  std::int64_t tiles, portion_tiles, portions;
+};
+
+inline workspace_pieces carve(const workspace& ws, std::int64_t n, std::size_t key_bytes, std::int64_t tile,
+                              const config& cfg) {
+  workspace_pieces w{};
+  w.tiles = (n + tile - 1) / tile;
+  w.portion_tiles = portion_tiles_for(tile, cfg.portion);
+  w.portions = (w.tiles + w.portion_tiles - 1) / w.portion_tiles;
+  w.offsets = layout_for(w.tiles, w.portions);
+  carver pieces(ws, "sort_onesweep");
+  w.other_keys = pieces.take<unsigned char>(n * static_cast<std::int64_t>(key_bytes));
+  w.other_values = pieces.take<std::uint32_t>(n);
+  w.scratch = pieces.take<unsigned char>(static_cast<std::int64_t>(w.offsets.end));
+  return w;
+}
+
+// What each pass of the last stage-5 sort of n keys in `ws` did, least significant digit
+// first: the plan the device wrote, copied to the host (for the checks and the experiments;
+// the stage itself never reads it back). flipped: signed or float keys (their tile shape).
+std::vector<pass_mode> pass_modes(const workspace& ws, std::int64_t n, std::size_t key_bytes, bool flipped,
+                                  bool pairs, const config& cfg);
 
 }  // namespace sort::onesweep

@@ -16,14 +16,14 @@ void run(const K* keys_in, K* keys_out, const std::uint32_t* values_in, std::uin
   using namespace sort::onesweep;
   constexpr int passes = static_cast<int>(sizeof(bits_of<K>));
   const std::int64_t tile = Shape::tile;
-  const std::int64_t tiles = (n + tile - 1) / tile;
-  const std::int64_t portion_tiles = portion_tiles_for(tile, cfg.portion);
-  const std::int64_t portions = (tiles + portion_tiles - 1) / portion_tiles;
-  carver pieces(ws, "sort_onesweep");
-  K* other_keys = pieces.take<K>(n);
-  std::uint32_t* other_values = pieces.take<std::uint32_t>(n);
-  const layout l = layout_for(tiles, portions);
-  unsigned char* scratch = pieces.take<unsigned char>(static_cast<std::int64_t>(l.end));
+  const workspace_pieces w = carve(ws, n, sizeof(K), tile, cfg);
+  const std::int64_t tiles = w.tiles;
+  const std::int64_t portion_tiles = w.portion_tiles;
+  const std::int64_t portions = w.portions;
+  K* other_keys = static_cast<K*>(w.other_keys);
+  std::uint32_t* other_values = w.other_values;
+  const layout& l = w.offsets;
+  unsigned char* scratch = w.scratch;
   auto* counters = reinterpret_cast<unsigned*>(scratch + l.counters);
   auto* histogram = reinterpret_cast<unsigned long long*>(scratch + l.histogram);
   auto* status0 = reinterpret_cast<unsigned*>(scratch + l.status0);
@@ -34,9 +34,11 @@ void run(const K* keys_in, K* keys_out, const std::uint32_t* values_in, std::uin
   // Tile counters, histogram and the first sorting pass's status words start at zero; each
   // sorting pass clears the other status array for the next one.
   WB_CHECK(cudaMemsetAsync(scratch, 0, l.zeroed_end));
-  const std::int64_t histogram_chunks = (n + 2047) / 2048;
-  wb::launch({dim3(static_cast<unsigned>(std::min<std::int64_t>(histogram_chunks, 1056))), dim3(256)},
-             onesweep_histogram_kernel<K>, keys_in, n, histogram);
+  constexpr std::int64_t histogram_chunk = histogram_block * histogram_items;
+  const std::int64_t histogram_blocks = std::min<std::int64_t>(
+      (n + histogram_chunk - 1) / histogram_chunk, std::int64_t{histogram_blocks_per_sm} * device_sm_count());
+  wb::launch({dim3(static_cast<unsigned>(histogram_blocks)), dim3(histogram_block)}, onesweep_histogram_kernel<K>,
+             keys_in, n, histogram);
   wb::launch({dim3(1), dim3(radix)}, onesweep_plan_kernel, static_cast<const unsigned long long*>(histogram), passes,
              n, base, plan, static_cast<const void*>(keys_in), static_cast<void*>(keys_out),
              static_cast<void*>(other_keys), values_in, Pairs ? values_out : nullptr,
@@ -78,9 +80,7 @@ void run_stage_shape(const K* keys_in, K* keys_out, const std::uint32_t* values_
 template <class K, bool Pairs>
 void dispatch(const K* keys_in, K* keys_out, const std::uint32_t* values_in, std::uint32_t* values_out,
               std::int64_t n, const workspace& ws, const config& cfg) {
-  const std::int64_t long_from = cfg.onesweep_long_tiles_from > 0 ? cfg.onesweep_long_tiles_from
-                                                                  : sort::onesweep::long_tiles_from;
-  if (n >= long_from) {
+  if (sort::onesweep::long_tiles_for(n, cfg)) {
     run_stage_shape<K, Pairs, true>(keys_in, keys_out, values_in, values_out, n, ws, cfg);
   } else {
     run_stage_shape<K, Pairs, false>(keys_in, keys_out, values_in, values_out, n, ws, cfg);

@@ -114,37 +114,14 @@ class workspace_buffer : public wb::workspace_buffer {
 }  // namespace sort
 
 // ---------------------------------------------------------------------------------------
-// The stages. Both tracks implement the same functions (namespace sort::solution and
-// sort::exercise). Each is instantiated for K = uint32_t, int32_t, float, int64_t.
+// The stages: both tracks implement track_interface.inl, each in its own namespace.
 // ---------------------------------------------------------------------------------------
-#define SORT_DEVICE_STAGE(name)                                                                       \
-  template <class K>                                                                                  \
-  void name(const K* keys_in, K* keys_out, const std::uint32_t* values_in, std::uint32_t* values_out, \
-            std::int64_t n, const workspace& ws, const config& cfg);
-
-#define SORT_DECLARE_STAGES                                                                   \
-  /* 0: the specification, on the host: stable, in place (values empty: keys only). */      \
-  template <class K>                                                                          \
-  void sort_sequential(std::span<K> keys, std::span<std::uint32_t> values);                   \
-  /* 1: radix sort, one bit per pass (PMPP §13.3). */                                        \
-  SORT_DEVICE_STAGE(sort_one_bit)                                                             \
-  /* 2: memory-coalesced: each block sorts its keys locally first (PMPP §13.4). */           \
-  SORT_DEVICE_STAGE(sort_coalesced)                                                           \
-  /* 3: larger radix: 2, 4 or 8 bits per pass (PMPP §13.5). */                               \
-  SORT_DEVICE_STAGE(sort_larger_radix)                                                        \
-  /* 4: thread coarsening: several keys per thread (PMPP §13.6). */                          \
-  SORT_DEVICE_STAGE(sort_coarsened)                                                           \
-  /* 5: onesweep: one histogram pass, one kernel per digit with decoupled look-back. */      \
-  SORT_DEVICE_STAGE(sort_onesweep)                                                            \
-  /* 6: merge sort: sort tiles in a block, then merge pass after pass (PMPP §13.7). */       \
-  SORT_DEVICE_STAGE(sort_merge)
-
 namespace sort::solution {
-SORT_DECLARE_STAGES
-}
+#include "track_interface.inl"
+}  // namespace sort::solution
 namespace sort::exercise {
-SORT_DECLARE_STAGES
-}
+#include "track_interface.inl"
+}  // namespace sort::exercise
 
 #define SORT_INSTANTIATE_ONE(name, K)                                                                             \
   template void name<K>(const K*, K*, const std::uint32_t*, std::uint32_t*, std::int64_t, const workspace&, \

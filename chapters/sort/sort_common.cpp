@@ -1,4 +1,5 @@
 // Configuration and workspace sizes shared by every stage of both tracks (sort.hpp).
+#include <algorithm>
 #include <bit>
 #include <cstdint>
 #include <stdexcept>
@@ -8,6 +9,7 @@
 #include "radix_passes.hpp"
 #include "scan.hpp"
 #include "sort.hpp"
+#include "wb/check.hpp"
 
 namespace sort {
 
@@ -91,6 +93,34 @@ std::size_t workspace_bytes(std::int64_t n, std::size_t key_bytes, const config&
   most = std::max(most, piece_bytes(static_cast<std::size_t>(ceil_div(n, merge_min_tile) + 1) * 8));
   return buffers + most;
 }
+
+namespace onesweep {
+int device_sm_count() {
+  thread_local int device = -1;
+  thread_local int sms = 1;
+  int current = 0;
+  WB_CHECK(cudaGetDevice(&current));
+  if (current != device) {
+    WB_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, current));
+    sms = std::max(sms, 1);
+    device = current;
+  }
+  return sms;
+}
+
+std::vector<pass_mode> pass_modes(const workspace& ws, std::int64_t n, std::size_t key_bytes, bool flipped,
+                                  bool pairs, const config& cfg) {
+  const int passes = static_cast<int>(key_bytes);  // one 8-bit digit per byte
+  if (n == 0) return std::vector<pass_mode>(static_cast<std::size_t>(passes), pass_skip);  // nothing ran
+  const workspace_pieces w = carve(ws, n, key_bytes, stage_shape(key_bytes, flipped, pairs, long_tiles_for(n, cfg)).tile(), cfg);
+  std::vector<pass_plan> plan(static_cast<std::size_t>(passes));
+  WB_CHECK(cudaMemcpy(plan.data(), w.scratch + w.offsets.plan, plan.size() * sizeof(pass_plan), cudaMemcpyDeviceToHost));
+  std::vector<pass_mode> modes;
+  for (const pass_plan& p : plan) modes.push_back(static_cast<pass_mode>(p.mode));
+  return modes;
+}
+
+}  // namespace onesweep
 
 std::int64_t onesweep_tile(std::size_t key_bytes, bool pairs) {
   const auto shape = onesweep::stage_shape(key_bytes, false, pairs, false);

@@ -57,7 +57,7 @@ inline constexpr std::array<wb::stage, 7> stages = {{
       "validate(cfg); items = items_for(4, cfg); switch (bits_for(4, cfg)) { case B: return local_sort_passes<K, "
       "B>(..., cfg.block, items, \"sort_coarsened\"); } throw."}},
     {5, "sort/5 onesweep", "onesweep: one histogram, one kernel per digit, decoupled look-back",
-     "past the book: Adinets & Merrill 2022 (CUB's radix sort)", "onesweep.cu",
+     "past the book: Adinets & Merrill 2022 (CUB's radix sort)", "onesweep_histogram.cuh onesweep_pass.cuh",
      {"Count every digit of every key in one read, so every pass knows its bucket starts (and which passes "
       "change nothing); then each pass is one kernel that reads and writes every key once: a tile ranks its "
       "keys in registers and finds its place in each bucket by a decoupled look-back over earlier tiles' "
@@ -75,9 +75,10 @@ inline constexpr std::array<wb::stage, 7> stages = {{
       "peers = __match_any_sync(~0u, d); leader = 31 - __clz(peers); if lane == leader: first = "
       "atomicAdd(&slot[w][d], popc(peers)); first = shfl(first, leader); my slot = first + popc(peers & lanes "
       "<= me) - 1, where slot[w][d] started at tile_start[d] + digit d's keys in earlier warps. Status word = "
-      "state << 30 | count, one 32-bit volatile access (the solution takes it from the scan chapter's "
-      "tile_lookback.cuh); look back 4 tiles at a time, spin while a word is 0."}},
-    {6, "sort/6 merge", "merge sort: sort tiles, then merge pass after pass", "PMPP §13.7", "merge_sort.cu",
+      "state << 30 | count, one 32-bit volatile access: wb::device::tile_counter_status and "
+      "tile_counter_exclusive_prefix (wb/device/decoupled_lookback.cuh) are yours to call; they look back 4 "
+      "tiles at a time and spin while a word is 0."}},
+    {6, "sort/6 merge", "merge sort: sort tiles, then merge pass after pass", "PMPP §13.7", "tile_sort.cuh merge_pass.cuh",
      {"Sort tiles in a block, then merge pairs of sorted runs, doubling the run length each pass: log2(n / tile) "
       "passes over global memory. Each pass can cost no more than a copy if it merges the way the merge "
       "chapter's stage 6 does (a merge-path partition, then one block per output tile), and every doubling of "

@@ -5,7 +5,7 @@
 #   common/scripts/profile.sh [--build DIR] [--out DIR] [--chapters LIST] [--stages LIST]
 #                             [--track solution|exercise]
 #
-#   --build DIR     a cuda-backend build (default: build-gpu/, as gpu-report.sh makes it)
+#   --build DIR     a cuda-backend build (default: build-cuda/, the cuda preset's)
 #   --out DIR       where the tables go (default: profile/)
 #   --chapters L    comma list, e.g. merge,reduction,counting,scan (default: every chapter
 #                   executable found in the build)
@@ -40,7 +40,7 @@ cd "$(dirname "$0")/../.."
 root=$(pwd)
 here="$root/common/scripts"
 
-build="$root/build-gpu"
+build="$root/build-cuda"
 out="$root/profile"
 chapters=""
 stages=""
@@ -66,7 +66,7 @@ command -v ncu >/dev/null || refuse "ncu (Nsight Compute) is not on PATH: profil
 if ! command -v nvidia-smi >/dev/null || ! nvidia-smi -L 2>/dev/null | grep -q '^GPU'; then
   refuse "no NVIDIA GPU found (nvidia-smi -L lists none): profiling needs a GPU; on the cpu backend there are no hardware counters"
 fi
-[ -d "$build" ] || refuse "build folder '$build' does not exist (build the cuda backend first, e.g. common/scripts/gpu-report.sh --phases build)"
+[ -d "$build" ] || refuse "build folder '$build' does not exist (build the cuda backend first: cmake --preset cuda && cmake --build --preset cuda)"
 backend=$(sed -n 's/^WB_BACKEND:[A-Z]*=//p' "$build/CMakeCache.txt" 2>/dev/null)
 [ "$backend" = cuda ] || refuse "'$build' is a ${backend:-unknown} backend build: profiling needs the cuda backend"
 

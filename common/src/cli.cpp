@@ -3,6 +3,8 @@
 
 #include <unistd.h>
 
+#include <algorithm>
+#include <bit>
 #include <cctype>
 #include <cerrno>
 #include <charconv>
@@ -149,8 +151,11 @@ void add_common_options(CLI::App& app, common_options& options) {
           },
           "", "unsigned 64-bit integer"))
       ->capture_default_str();
-  app.add_option("--reps", options.reps, "timed repetitions per stage (the median is reported)")
+  app.add_option("--reps", options.reps,
+                 "timed repetitions per stage (the median is reported; on the cpu backend, whose timings are "
+                 "emulated, one unless given)")
       ->check(CLI::Range(1, 10000))
+      ->each([&options](const std::string&) { options.reps_given = true; })
       ->capture_default_str();
   app.add_option("--stage", options.stages, "stages to run, comma separated: numbers or names (default: all)")
       ->delimiter(',');
@@ -316,9 +321,138 @@ void require_known_stages(const std::vector<std::string>& selection,
   }
 }
 
+void require_known_stages(const std::vector<std::string>& selection, std::span<const stage> stages) {
+  std::vector<std::pair<int, std::string>> known;
+  for (const auto& s : stages) known.emplace_back(s.number, s.suite);
+  require_known_stages(selection, known);
+}
+
+namespace {
+
+constexpr std::uint64_t size_max = std::numeric_limits<std::uint64_t>::max();
+
+bool all_digits(const std::string& text) {
+  return !text.empty() && std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+// Digits to a number; false when it does not fit in 64 bits.
+bool digits_value(const std::string& digits, std::uint64_t& value) {
+  value = 0;
+  for (const char c : digits) {
+    const auto d = static_cast<std::uint64_t>(c - '0');
+    if (value > (size_max - d) / 10) return false;
+    value = value * 10 + d;
+  }
+  return true;
+}
+bool times(std::uint64_t& value, std::uint64_t factor) {
+  if (factor != 0 && value > size_max / factor) return false;
+  value *= factor;
+  return true;
+}
+
+// What is wrong with `text` as a size ("" when it reads; the value goes to `value`):
+// "unread" when it is not in the syntax, "too large" when it is but passes 2^64 - 1.
+std::string size_problem(const std::string& text, std::uint64_t& value) {
+  const std::string unread = fmt::format("cannot read '{}' as a size (a whole number: 1048576, 2^20 or 1e6)", text);
+  const std::string too_large = fmt::format("'{}' is too large for a size (at most 2^64 - 1)", text);
+  if (const auto caret = text.find('^'); caret != std::string::npos) {
+    const std::string base_text = text.substr(0, caret);
+    const std::string exponent_text = text.substr(caret + 1);
+    std::uint64_t base = 0;
+    std::uint64_t exponent = 0;
+    if (!all_digits(base_text) || !all_digits(exponent_text)) return unread;
+    if (!digits_value(base_text, base) || !digits_value(exponent_text, exponent)) return too_large;
+    value = 1;
+    for (std::uint64_t i = 0; i < exponent && value != 0; ++i) {
+      if (!times(value, base)) return too_large;
+      if (base == 1) break;
+    }
+    if (exponent == 0) value = 1;
+    return {};
+  }
+  if (const auto e = text.find_first_of("eE"); e != std::string::npos) {
+    // mantissa digits[.digits] times 10^exponent, which must come out whole
+    std::string mantissa = text.substr(0, e);
+    std::string exponent_text = text.substr(e + 1);
+    bool negative = false;
+    if (!exponent_text.empty() && (exponent_text[0] == '+' || exponent_text[0] == '-')) {
+      negative = exponent_text[0] == '-';
+      exponent_text.erase(0, 1);
+    }
+    std::int64_t shift = 0;
+    if (const auto point = mantissa.find('.'); point != std::string::npos) {
+      shift = -static_cast<std::int64_t>(mantissa.size() - point - 1);
+      mantissa.erase(point, 1);
+    }
+    std::uint64_t exponent = 0;
+    if (!all_digits(mantissa) || !all_digits(exponent_text)) return unread;
+    if (!digits_value(exponent_text, exponent) || exponent > 10000) return too_large;
+    shift += negative ? -static_cast<std::int64_t>(exponent) : static_cast<std::int64_t>(exponent);
+    while (shift < 0 && mantissa.size() > 1 && mantissa.back() == '0') {  // 15e-1 is not whole; 150e-1 is
+      mantissa.pop_back();
+      ++shift;
+    }
+    const bool zero = mantissa.find_first_not_of('0') == std::string::npos;
+    if (zero) {
+      value = 0;
+      return {};
+    }
+    if (shift < 0) return unread;  // not a whole number
+    if (!digits_value(mantissa, value)) return too_large;
+    for (std::int64_t i = 0; i < shift; ++i) {
+      if (!times(value, 10)) return too_large;
+    }
+    return {};
+  }
+  if (!all_digits(text)) return unread;
+  if (!digits_value(text, value)) return too_large;
+  return {};
+}
+
+}  // namespace
+
+std::uint64_t parse_size(const std::string& text, const std::string& flag) {
+  std::uint64_t value = 0;
+  const std::string problem = size_problem(trim(text), value);
+  if (!problem.empty()) throw usage_error(flag + ": " + problem);
+  return value;
+}
+
+std::string size_text(std::uint64_t size) {
+  if (size >= 1024 && (size & (size - 1)) == 0) return fmt::format("2^{}", std::countr_zero(size));
+  return std::to_string(size);
+}
+
+CLI::Validator size_syntax(std::uint64_t max) {
+  return CLI::Validator(
+      [max](std::string& text) -> std::string {
+        std::uint64_t value = 0;
+        const std::string original = trim(text);
+        std::string problem = size_problem(original, value);
+        if (problem.empty() && value > max) problem = fmt::format("{} is more than {}", original, size_text(max));
+        if (problem.empty()) text = std::to_string(value);
+        return problem;
+      },
+      "");
+}
+
+void add_input_options(CLI::App& app, input_options& input, const std::string& list_help, const std::string& file_help) {
+  auto* list = app.add_option("--input", input.list, list_help)->each([&input](const std::string&) { input.list_given = true; });
+  app.add_option("--input-file", input.file, file_help)
+      ->each([&input](const std::string&) { input.file_given = true; })
+      ->excludes(list);
+}
+
+template <class T>
+std::vector<T> read_input(const input_options& input, bool size_given, const std::string& size_flag) {
+  if (size_given) throw usage_error(size_flag + " and --input/--input-file: the input sets " + size_flag.substr(2));
+  return input.list_given ? parse_list<T>(input.list, "--input") : read_numbers_file<T>(input.file);
+}
+
 #define WB_CLI_INSTANTIATE(T)                                                          \
   template std::vector<T> parse_list<T>(const std::string&, const std::string&);     \
-  template std::vector<T> read_numbers_file<T>(const std::string&);
+  template std::vector<T> read_numbers_file<T>(const std::string&);                  \
+  template std::vector<T> read_input<T>(const input_options&, bool, const std::string&);
 WB_CLI_INSTANTIATE(signed char)
 WB_CLI_INSTANTIATE(unsigned char)
 WB_CLI_INSTANTIATE(short)

@@ -179,6 +179,43 @@ std::vector<T> zipf(std::size_t n, std::uint64_t seed, std::size_t distinct, dou
 }
 
 template <class T>
+std::vector<T> hot_and_tail(std::size_t n, std::uint64_t seed, double hot_share, std::size_t hot_keys,
+                            std::size_t tail_values) {
+  if (!(hot_share >= 0 && hot_share <= 1)) throw std::invalid_argument("wb::gen::hot_and_tail: hot_share must be in [0, 1]");
+  if (hot_share > 0 && hot_keys == 0) throw std::invalid_argument("wb::gen::hot_and_tail: hot_share > 0 needs hot keys");
+  // Value k (hot keys first, then the tail's) is k times an odd constant modulo the type's
+  // range: a bijection, so distinct k give distinct values, spread evenly and in no order.
+  std::uint64_t values;  // the values the type holds, less one
+  if constexpr (std::is_integral_v<T>) {
+    values = int_span<T>();
+  } else {
+    values = (std::uint64_t{1} << 24) - 1;
+  }
+  const u128 needed = static_cast<u128>(hot_keys) + (tail_values > 0 ? tail_values : n);
+  if (needed > static_cast<u128>(values) + 1)
+    throw std::invalid_argument("wb::gen::hot_and_tail: " + std::to_string(static_cast<std::uint64_t>(needed)) +
+                                " values needed, more than the element type holds");
+  auto value = [&](std::uint64_t k) {
+    if constexpr (std::is_integral_v<T>) {
+      return int_from_offset<T>((k * 0x9E3779B97F4A7C15ull) & values);  // values is 2^bits - 1
+    } else {
+      return static_cast<T>(k);  // exact: k < 2^24
+    }
+  };
+  rng r(seed);
+  std::vector<T> out(n);
+  std::uint64_t next_tail = hot_keys;  // the distinct tail's next value
+  for (auto& v : out) {
+    if (r.unit() < hot_share) {
+      v = value(r.below(hot_keys));
+    } else {
+      v = value(tail_values > 0 ? hot_keys + r.below(tail_values) : next_tail++);
+    }
+  }
+  return out;
+}
+
+template <class T>
 std::vector<T> iota(std::size_t n, std::uint64_t seed, bool shuffled) {
   std::vector<T> out(n);
   for (std::size_t i = 0; i < n; ++i) {
@@ -241,6 +278,7 @@ sorted_pair<T> interleaved_sorted(std::size_t n_a, std::size_t n_b, std::uint64_
   template std::vector<T> all_equal<T>(std::size_t, T);                                          \
   template std::vector<T> extremes<T>(std::size_t, std::uint64_t);                               \
   template std::vector<T> zipf<T>(std::size_t, std::uint64_t, std::size_t, double);              \
+  template std::vector<T> hot_and_tail<T>(std::size_t, std::uint64_t, double, std::size_t, std::size_t); \
   template std::vector<T> iota<T>(std::size_t, std::uint64_t, bool);                             \
   template std::vector<T> sorted_uniform<T>(std::size_t, std::uint64_t, T, T);                   \
   template sorted_pair<T> disjoint_sorted<T>(std::size_t, std::size_t, std::uint64_t);           \

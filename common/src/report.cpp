@@ -18,17 +18,17 @@ constexpr const char* emulated_note = "timings emulated on the cpu backend: mean
 
 bool ran(const report_row& row) { return row.time.has_value(); }
 
-double gb_per_s(const report_row& row) {
-  if (!ran(row) || row.time->median_ms <= 0 || row.bytes <= 0) return NAN;
-  return row.bytes / (row.time->median_ms * 1e6);  // bytes per ms / 1e6 = GB/s
+double rate(const report_row& row, const rate_column& column) {
+  if (!ran(row) || row.time->median_ms <= 0 || row.work <= 0) return NAN;
+  return row.work * column.factor / (row.time->median_ms * 1e-3) / column.per_unit;
 }
 double items_per_s(const report_row& row) {
   if (!ran(row) || row.time->median_ms <= 0 || row.items <= 0) return NAN;
   return row.items / row.time->median_ms * 1e3;
 }
-double percent_of_copy(const report_row& row, double copy_gbs) {
-  const double gbs = gb_per_s(row);
-  return std::isfinite(gbs) && copy_gbs > 0 ? 100.0 * gbs / copy_gbs : NAN;
+double percent_of_ceiling(const report_row& row, const rate_column& column) {
+  const double value = rate(row, column);
+  return std::isfinite(value) && column.ceiling > 0 ? 100.0 * value / column.ceiling : NAN;
 }
 
 // The row the others are compared with: the first baseline row that ran.
@@ -122,7 +122,17 @@ std::ofstream open_for_writing(const std::string& path) {
 
 }  // namespace
 
-report::report(std::string title, double copy_gbs) : title_(std::move(title)), copy_gbs_(copy_gbs) {}
+report_layout report_layout::bandwidth(double copy_gbs) {
+  report_layout layout;
+  layout.rates.front().ceiling = copy_gbs;
+  if (copy_gbs > 0) {
+    layout.preamble.push_back(fmt::format("copy bandwidth: {:.1f} GB/s (device-to-device cudaMemcpy, read + write){}",
+                                          copy_gbs, backend_is_cuda ? "" : ", emulated"));
+  }
+  return layout;
+}
+
+report::report(std::string title, report_layout layout) : title_(std::move(title)), layout_(std::move(layout)) {}
 
 void report::add(report_row row) { rows_.push_back(std::move(row)); }
 
@@ -147,8 +157,10 @@ std::string report::to_text() const {
   columns.push_back({"stage", false, {}});
   columns.push_back({"median ms", true, {}});
   columns.push_back({"min–max ms", true, {}});
-  columns.push_back({"GB/s", true, {}});
-  columns.push_back({"% of copy", true, {}});
+  for (const auto& rate : layout_.rates) {
+    columns.push_back({rate.header, true, {}});
+    if (!rate.ceiling_header.empty()) columns.push_back({rate.ceiling_header, true, {}});
+  }
   if (baseline != nullptr) columns.push_back({"vs " + baseline->stage, true, {}});
   if (any_items) columns.push_back({"items/s", true, {}});
   columns.push_back({"verified", false, {}});
@@ -159,8 +171,10 @@ std::string report::to_text() const {
     columns[c++].cells.push_back(row.stage);
     columns[c++].cells.push_back(ran(row) ? ms_text(row.time->median_ms) : "-");
     columns[c++].cells.push_back(ran(row) ? ms_text(row.time->min_ms) + "–" + ms_text(row.time->max_ms) : "-");
-    columns[c++].cells.push_back(or_dash(gb_per_s(row), "{:.1f}"));
-    columns[c++].cells.push_back(or_dash(percent_of_copy(row, copy_gbs_), "{:.1f}%"));
+    for (const auto& column : layout_.rates) {
+      columns[c++].cells.push_back(or_dash(rate(row, column), "{:.1f}"));
+      if (!column.ceiling_header.empty()) columns[c++].cells.push_back(or_dash(percent_of_ceiling(row, column), "{:.1f}%"));
+    }
     if (baseline != nullptr) columns[c++].cells.push_back(or_dash(vs_baseline(row, baseline), "{:.2f}x"));
     if (any_items) {
       const double rate = items_per_s(row);
@@ -190,10 +204,7 @@ std::string report::to_text() const {
 
   std::string out = "\n" + title_ + "\n";
   if (!backend_is_cuda) out += std::string("(") + emulated_note + ")\n";
-  if (copy_gbs_ > 0) {
-    out += fmt::format("copy bandwidth: {:.1f} GB/s (device-to-device cudaMemcpy, read + write){}\n", copy_gbs_,
-                       backend_is_cuda ? "" : ", emulated");
-  }
+  for (const auto& line : layout_.preamble) out += line + "\n";
   out += line([&](std::size_t c) { return columns[c].header; });
   std::size_t total = 0;
   for (std::size_t c = 0; c < widths.size(); ++c) total += widths[c] + (c > 0 ? 2 : 0);
@@ -212,17 +223,27 @@ void report::print() const {
 void report::write_csv(const std::string& path) const {
   const report_row* baseline = baseline_of(rows_);
   auto out = open_for_writing(path);
-  out << "title,backend,stage,median_ms,min_ms,max_ms,reps,bytes,items,gb_per_s,pct_of_copy,copy_gb_per_s,"
-         "baseline,vs_baseline,items_per_s,verified,is_baseline,note\n";
+  out << "title,backend,stage,median_ms,min_ms,max_ms,reps," << layout_.work_field << ",items";
+  for (const auto& column : layout_.rates) {
+    out << ',' << column.field;
+    if (!column.ceiling_header.empty()) out << ',' << column.ceiling_field << ',' << column.ceiling_value_field;
+  }
+  out << ",baseline,vs_baseline,items_per_s,verified,is_baseline,note\n";
   for (const auto& row : rows_) {
     out << csv_field(title_) << ',' << backend_name << ',' << csv_field(row.stage) << ','
         << (ran(row) ? csv_number(row.time->median_ms) : "") << ','
         << (ran(row) ? csv_number(row.time->min_ms) : "") << ','
         << (ran(row) ? csv_number(row.time->max_ms) : "") << ','
-        << (ran(row) ? std::to_string(row.time->samples_ms.size()) : "") << ',' << csv_number(row.bytes) << ','
-        << csv_number(row.items) << ',' << csv_number(gb_per_s(row)) << ','
-        << csv_number(percent_of_copy(row, copy_gbs_)) << ',' << csv_number(copy_gbs_ > 0 ? copy_gbs_ : NAN) << ','
-        << csv_field(baseline != nullptr ? baseline->stage : "") << ',' << csv_number(vs_baseline(row, baseline))
+        << (ran(row) ? std::to_string(row.time->samples_ms.size()) : "") << ',' << csv_number(row.work) << ','
+        << csv_number(row.items);
+    for (const auto& column : layout_.rates) {
+      out << ',' << csv_number(rate(row, column));
+      if (!column.ceiling_header.empty()) {
+        out << ',' << csv_number(percent_of_ceiling(row, column)) << ','
+            << csv_number(column.ceiling > 0 ? column.ceiling : NAN);
+      }
+    }
+    out << ',' << csv_field(baseline != nullptr ? baseline->stage : "") << ',' << csv_number(vs_baseline(row, baseline))
         << ',' << csv_number(items_per_s(row)) << ',' << verified_text(row) << ','
         << (row.is_baseline ? "yes" : "no") << ',' << csv_field(row.note) << '\n';
   }
@@ -241,7 +262,11 @@ void report::write_json(const std::string& path) const {
   out << "  \"title\": " << json_string(title_) << ",\n";
   out << "  \"backend\": " << json_string(backend_name) << ",\n";
   out << "  \"timings_emulated\": " << (backend_is_cuda ? "false" : "true") << ",\n";
-  out << "  \"copy_gb_per_s\": " << json_number(copy_gbs_ > 0 ? copy_gbs_ : NAN) << ",\n";
+  for (const auto& column : layout_.rates) {
+    if (column.ceiling_header.empty()) continue;
+    out << "  " << json_string(column.ceiling_value_field) << ": "
+        << json_number(column.ceiling > 0 ? column.ceiling : NAN) << ",\n";
+  }
   out << "  \"baseline\": " << (baseline != nullptr ? json_string(baseline->stage) : "null") << ",\n";
   out << "  \"rows\": [";
   for (std::size_t r = 0; r < rows_.size(); ++r) {
@@ -261,10 +286,14 @@ void report::write_json(const std::string& path) const {
     } else {
       out << ", \"median_ms\": null, \"min_ms\": null, \"max_ms\": null, \"samples_ms\": []";
     }
-    out << ", \"bytes\": " << json_number(row.bytes);
+    out << ", " << json_string(layout_.work_field) << ": " << json_number(row.work);
     out << ", \"items\": " << json_number(row.items);
-    out << ", \"gb_per_s\": " << json_number(gb_per_s(row));
-    out << ", \"pct_of_copy\": " << json_number(percent_of_copy(row, copy_gbs_));
+    for (const auto& column : layout_.rates) {
+      out << ", " << json_string(column.field) << ": " << json_number(rate(row, column));
+      if (!column.ceiling_header.empty()) {
+        out << ", " << json_string(column.ceiling_field) << ": " << json_number(percent_of_ceiling(row, column));
+      }
+    }
     out << ", \"vs_baseline\": " << json_number(vs_baseline(row, baseline));
     out << ", \"items_per_s\": " << json_number(items_per_s(row));
     out << ", \"verified\": " << (row.verified ? "true" : ran(row) ? "false" : "null");

@@ -202,7 +202,7 @@ std::string where_in_case() {
 // The pieces of the first failure, for the `wb` program's verdict: the check and its
 // location, what it found, the INFO contexts (sizes, first mismatch) and the test case.
 struct failure_parts {
-  std::string where;  // "chapters/merge/tests/test_basic.cpp:42", empty for an exception
+  std::string where;  // "chapters/merge/tests/test_checks.cpp:42", empty for an exception
   std::string check;  // "CHECK( x == y ) is false: 3 == 4", the FAIL message, or "threw ..."
   std::vector<std::string> contexts;
 };

@@ -2,6 +2,7 @@
 #include "wb/timing.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <stdexcept>
 #include <string>
 
@@ -28,17 +29,42 @@ class event {
   cudaEvent_t event_ = nullptr;
 };
 
-double median_of(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  const std::size_t n = values.size();
-  return n % 2 == 1 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
+void require_valid(const timing_options& options, const char* who) {
+  if (options.reps < 1) {
+    throw std::invalid_argument(std::string(who) + ": reps must be >= 1, got " + std::to_string(options.reps));
+  }
+  if (options.warmup < 0) throw std::invalid_argument(std::string(who) + ": warmup must be >= 0");
 }
 
 }  // namespace
 
+timing summarize(std::vector<double> samples_ms) {
+  if (samples_ms.empty()) throw std::invalid_argument("wb::summarize: no samples");
+  timing result;
+  result.samples_ms = samples_ms;
+  std::sort(samples_ms.begin(), samples_ms.end());
+  const std::size_t n = samples_ms.size();
+  result.median_ms = n % 2 == 1 ? samples_ms[n / 2] : 0.5 * (samples_ms[n / 2 - 1] + samples_ms[n / 2]);
+  result.min_ms = samples_ms.front();
+  result.max_ms = samples_ms.back();
+  return result;
+}
+
+timing time_host(const std::function<void()>& run, const timing_options& options) {
+  require_valid(options, "wb::time_host");
+  for (int i = 0; i < options.warmup; ++i) run();
+  std::vector<double> samples;
+  samples.reserve(static_cast<std::size_t>(options.reps));
+  for (int i = 0; i < options.reps; ++i) {
+    const auto start = std::chrono::steady_clock::now();
+    run();
+    samples.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+  }
+  return summarize(std::move(samples));
+}
+
 timing time_gpu(const std::function<void()>& run, const timing_options& options) {
-  if (options.reps < 1) throw std::invalid_argument("wb::time_gpu: reps must be >= 1, got " + std::to_string(options.reps));
-  if (options.warmup < 0) throw std::invalid_argument("wb::time_gpu: warmup must be >= 0");
+  require_valid(options, "wb::time_gpu");
 
   // The L2 flush: writing a buffer twice the L2 size evicts whatever the previous run left
   // there. It runs before each start event, so it is not timed. The cpu backend has no L2 to
@@ -74,18 +100,14 @@ timing time_gpu(const std::function<void()>& run, const timing_options& options)
   WB_CHECK(cudaEventSynchronize(stops.back().get()));
   WB_CHECK(cudaGetLastError());  // a fault inside one of the runs
 
-  timing result;
-  result.samples_ms.reserve(static_cast<std::size_t>(options.reps));
+  std::vector<double> samples;
+  samples.reserve(static_cast<std::size_t>(options.reps));
   for (std::size_t i = 0; i < starts.size(); ++i) {
     float ms = 0;
     WB_CHECK(cudaEventElapsedTime(&ms, starts[i].get(), stops[i].get()));
-    result.samples_ms.push_back(static_cast<double>(ms));
+    samples.push_back(static_cast<double>(ms));
   }
-  result.median_ms = median_of(result.samples_ms);
-  const auto [lo, hi] = std::minmax_element(result.samples_ms.begin(), result.samples_ms.end());
-  result.min_ms = *lo;
-  result.max_ms = *hi;
-  return result;
+  return summarize(std::move(samples));
 }
 
 }  // namespace wb

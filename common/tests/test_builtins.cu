@@ -149,8 +149,9 @@ __global__ void warp_sum_shuffle(const int* in, int* out) {
   if (threadIdx.x % 32 == 0) out[(blockIdx.x * blockDim.x + threadIdx.x) / 32] = v;
 }
 
-// R3 (SOURCE-DEFECTS.md): the last warp of a shared-memory reduction, as The CUDA Handbook
-// prints it (volatile, no __syncwarp), and fixed (each read separated from each write).
+// R3 (the reduction chapter's defect table): the last warp of a shared-memory reduction, as
+// The CUDA Handbook prints it (volatile, no __syncwarp), and fixed (each read separated from
+// each write).
 template <bool fixed>
 __global__ void last_warp_sum(const int* in, int* out) {
   int* partial = wb::dynamic_shared<int>();

@@ -22,10 +22,13 @@ struct run_result {
   std::string out;
   std::string err;
 };
+// `add` adds the options under test besides the common ones.
 run_result run_cli(std::vector<std::string> words, wb::common_options& options,
-                   const std::function<int()>& body = [] { return 0; }) {
+                   const std::function<int()>& body = [] { return 0; },
+                   const std::function<void(CLI::App&)>& add = {}) {
   CLI::App app{"test"};
   wb::add_common_options(app, options);
+  if (add) add(app);
   words.insert(words.begin(), "prog");
   std::vector<char*> argv;
   for (auto& w : words) argv.push_back(w.data());
@@ -244,4 +247,89 @@ TEST_CASE("sizes: overflowing byte counts and more memory than there is are refu
                        wb::usage_error);
   CHECK_THROWS_WITH_AS(wb::require_memory(0, std::uint64_t{1} << 60, "a huge host array"),
                        doctest::Contains("a huge host array needs 1.0 EiB of host memory"), wb::usage_error);
+}
+
+TEST_CASE("sizes: digits, powers and scientific notation; what cannot be read is named as unread") {
+  CHECK(wb::parse_size("1048576", "--n") == 1048576);
+  CHECK(wb::parse_size("2^20", "--n") == 1048576);
+  CHECK(wb::parse_size("10^9", "--n") == 1000000000);
+  CHECK(wb::parse_size("2^0", "--n") == 1);
+  CHECK(wb::parse_size("0", "--n") == 0);
+  CHECK(wb::parse_size("1e9", "--n") == 1000000000);
+  CHECK(wb::parse_size("1.5e3", "--n") == 1500);
+  CHECK(wb::parse_size("150e-1", "--n") == 15);
+  CHECK(wb::parse_size(" 2^63 ", "--n") == (std::uint64_t{1} << 63));
+  CHECK(wb::parse_size("18446744073709551615", "--n") == 18446744073709551615ull);
+  for (const char* unread : {"", "2^x", "x^2", "abc", "-1", "1.5", "1e-1", "15e-1", "2^", "^3", "1e", "0x10", "3k", "+-1"}) {
+    CAPTURE(unread);
+    CHECK_THROWS_WITH(wb::parse_size(unread, "--n"), doctest::Contains("--n: cannot read '"));
+  }
+  for (const char* huge : {"2^64", "18446744073709551616", "1e20", "10^20"}) {
+    CAPTURE(huge);
+    CHECK_THROWS_WITH(wb::parse_size(huge, "--m"), doctest::Contains("--m: '"));
+    CHECK_THROWS_WITH(wb::parse_size(huge, "--m"), doctest::Contains("too large"));
+  }
+  CHECK(wb::size_text(1024) == "2^10");
+  CHECK(wb::size_text(std::uint64_t{1} << 40) == "2^40");
+  CHECK(wb::size_text(1000) == "1000");
+  CHECK(wb::size_text(512) == "512");
+}
+
+TEST_CASE("size options: the syntax on the command line, the option's limit, exit 2 when unread") {
+  const auto parse = [](std::vector<std::string> words, std::int64_t& n, int& block) {
+    wb::common_options options;
+    const run_result r = run_cli(words, options, [] { return 0; }, [&](CLI::App& app) {
+      wb::add_size_option(app, "--n", n, "items", std::uint64_t{1} << 40);
+      wb::add_size_option(app, "--block", block, "threads");
+    });
+    return std::pair{r.code, r.err};
+  };
+  std::int64_t n = -1;
+  int block = 0;
+  CHECK(parse({"--n", "2^24", "--block", "2^8"}, n, block).first == 0);
+  CHECK(n == (std::int64_t{1} << 24));
+  CHECK(block == 256);
+  CHECK(parse({"--n", "1e6"}, n, block).first == 0);
+  CHECK(n == 1000000);
+  const auto unread = parse({"--n", "2^x"}, n, block);
+  CHECK(unread.first == 2);
+  CHECK(unread.second.find("error: --n: cannot read '2^x' as a size") == 0);
+  const auto large = parse({"--n", "2^41"}, n, block);
+  CHECK(large.first == 2);
+  CHECK(large.second.find("error: --n: 2^41 is more than 2^40") == 0);
+  CHECK(parse({"--block", "2^31"}, n, block).first == 2);
+  wb::common_options o;
+  CHECK_FALSE(o.reps_given);
+  CHECK(run_cli({"--reps", "3"}, o).code == 0);
+  CHECK(o.reps_given);
+}
+
+TEST_CASE("--input and --input-file: an empty list is an input; the two exclude each other; --n does not go with them") {
+  const auto parse = [](std::vector<std::string> words, wb::input_options& input) {
+    wb::common_options options;
+    return run_cli(words, options, [] { return 0; },
+                   [&](CLI::App& app) { wb::add_input_options(app, input, "items", "a file of items"); })
+        .code;
+  };
+  wb::input_options none;
+  CHECK(parse({}, none) == 0);
+  CHECK_FALSE(none.given());
+  wb::input_options empty;
+  CHECK(parse({"--input", ""}, empty) == 0);
+  CHECK(empty.given());
+  CHECK(wb::read_input<int>(empty, false).empty());
+  CHECK(empty.source() == "--input");
+  wb::input_options list;
+  CHECK(parse({"--input", "3,1,2"}, list) == 0);
+  CHECK(wb::read_input<int>(list, false) == std::vector<int>{3, 1, 2});
+  CHECK_THROWS_WITH_AS(wb::read_input<int>(list, true), "--n and --input/--input-file: the input sets n", wb::usage_error);
+  const std::string path = temp_file("wb_input", "# nothing\n");
+  wb::input_options file;
+  CHECK(parse({"--input-file", path}, file) == 0);
+  CHECK(file.given());
+  CHECK(file.source() == path);
+  CHECK(wb::read_input<std::int8_t>(file, false).empty());
+  std::filesystem::remove(path);
+  wb::input_options both;
+  CHECK(parse({"--input", "1", "--input-file", "x"}, both) == 2);
 }

@@ -35,6 +35,7 @@ TEST_CASE_TEMPLATE("generators are deterministic per seed", T, WB_ALL_TYPES) {
   CHECK(gen::few_distinct<T>(n, s, 7) == gen::few_distinct<T>(n, s, 7));
   CHECK(gen::extremes<T>(n, s) == gen::extremes<T>(n, s));
   CHECK(gen::zipf<T>(n, s, 50) == gen::zipf<T>(n, s, 50));
+  CHECK(gen::hot_and_tail<T>(n, s, 0.5, 3, 40) == gen::hot_and_tail<T>(n, s, 0.5, 3, 40));
   CHECK(gen::iota<T>(n, s, true) == gen::iota<T>(n, s, true));
   CHECK(gen::iota<T>(n, s, true) != gen::iota<T>(n, s + 1, true));
   CHECK(gen::uniform<T>(0, s).empty());
@@ -127,6 +128,44 @@ TEST_CASE("zipf: values below distinct, rank 0 most frequent, frequencies fall w
   CHECK_THROWS_AS(gen::zipf<std::int8_t>(10, 1, 200), std::invalid_argument);
   CHECK_THROWS_AS(gen::zipf<std::int32_t>(10, 1, 0), std::invalid_argument);
   CHECK(gen::zipf<std::int32_t>(100, 1, 1) == std::vector<std::int32_t>(100, 0));
+}
+
+TEST_CASE("hot_and_tail: the hot share on the hot keys, a tail of its values or of distinct ones, none shared") {
+  const std::size_t n = 200000;
+  for (const double share : {0.1, 0.5, 0.9}) {
+    for (const std::size_t tail : {std::size_t{0}, std::size_t{1000}}) {
+      const auto values = gen::hot_and_tail<std::int64_t>(n, wb::testing::seed(9), share, 16, tail);
+      std::map<std::int64_t, long> counts;
+      for (auto v : values) counts[v] += 1;
+      // The 16 hot keys are the 16 most frequent; they hold the hot share of the items (binomial:
+      // within 1% of n), each about share * n / 16 of them.
+      std::vector<long> by_count;
+      for (const auto& [v, c] : counts) by_count.push_back(c);
+      std::sort(by_count.rbegin(), by_count.rend());
+      long hot_items = 0;
+      for (int k = 0; k < 16; ++k) hot_items += by_count[static_cast<std::size_t>(k)];
+      INFO("hot share " << share << ", tail values " << tail);
+      CHECK(std::abs(static_cast<double>(hot_items) / n - share) < 0.01);
+      CHECK(static_cast<double>(by_count[15]) > 0.8 * share * n / 16);
+      if (tail == 0) {
+        // every tail item distinct: the distinct values are the hot keys plus the tail's items
+        CHECK(counts.size() == 16 + (n - static_cast<std::size_t>(hot_items)));
+        CHECK(by_count[16] == 1);
+      } else {
+        CHECK(counts.size() == 16 + tail);  // 1000 values, about 20 to 180 items each: all drawn
+      }
+      // spread: both halves of the int64 range hold values
+      CHECK(counts.begin()->first < -(std::int64_t{1} << 60));
+      CHECK(counts.rbegin()->first > (std::int64_t{1} << 60));
+    }
+  }
+  const auto all_tail = gen::hot_and_tail<std::int32_t>(5000, 1, 0.0, 0, 0);
+  CHECK(std::set<std::int32_t>(all_tail.begin(), all_tail.end()).size() == 5000);
+  CHECK(gen::hot_and_tail<std::int8_t>(1000, 1, 0.5, 16, 200).size() == 1000);
+  CHECK_THROWS_AS(gen::hot_and_tail<std::int8_t>(1000, 1, 0.5, 16, 0), std::invalid_argument);  // 1016 values
+  CHECK_THROWS_AS(gen::hot_and_tail<std::int8_t>(10, 1, 0.5, 16, 250), std::invalid_argument);  // 266 values
+  CHECK_THROWS_AS(gen::hot_and_tail<std::int64_t>(10, 1, 0.5, 0, 10), std::invalid_argument);
+  CHECK_THROWS_AS(gen::hot_and_tail<std::int64_t>(10, 1, 1.5, 4, 10), std::invalid_argument);
 }
 
 TEST_CASE_TEMPLATE("iota counts up, and shuffled it is a permutation", T, WB_ALL_TYPES) {

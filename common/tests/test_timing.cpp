@@ -42,3 +42,28 @@ TEST_CASE("copy bandwidth is positive and measured once") {
   CHECK(first > 0);
   CHECK(wb::copy_bandwidth_gbs(std::size_t{8} << 20) == first);
 }
+
+TEST_CASE("time_host runs warm-up plus reps on the host clock") {
+  int calls = 0;
+  wb::timing_options options;
+  options.warmup = 1;
+  options.reps = 3;
+  const wb::timing t = wb::time_host(
+      [&] {
+        ++calls;
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+      },
+      options);
+  CHECK(calls == 4);
+  REQUIRE(t.samples_ms.size() == 3);
+  CHECK(t.median_ms >= 1.5);
+  CHECK(t.min_ms <= t.median_ms);
+  CHECK(t.median_ms <= t.max_ms);
+  options.reps = 0;
+  CHECK_THROWS_AS(wb::time_host([] {}, options), std::invalid_argument);
+  const wb::timing s = wb::summarize({4.0, 1.0, 3.0, 2.0});
+  CHECK(s.median_ms == 2.5);
+  CHECK(s.min_ms == 1.0);
+  CHECK(s.max_ms == 4.0);
+  CHECK(s.samples_ms == std::vector<double>{4.0, 1.0, 3.0, 2.0});
+}

@@ -1,4 +1,5 @@
-// Thread-level pieces of stage 7 (exercise): a GPU hash table of 64-bit keys with counts.
+// Thread-level pieces of stage 7 (exercise): a GPU hash table of 64-bit keys with counts in
+// global memory (the one global table, and the sample's table that sizes it).
 //
 // Open addressing with linear probing (PMPP's privatization idea turned inside out: one
 // shared table, and atomics only where two threads meet). The table is two arrays, keys[]
@@ -41,8 +42,8 @@ __host__ __device__ __forceinline__ std::int64_t unflip(unsigned long long u) {
 
 // MurmurHash3's 64-bit finaliser: every input bit moves every output bit, so keys that
 // differ only in their high bits (or that are multiples of a power of two) still spread.
-__host__ __device__ __forceinline__ unsigned long long mix(unsigned long long x) {
-  x ^= x >> 33;
+__host__ __device__ __forceinline__ constexpr unsigned long long mix(unsigned long long x) {
+  x ^= x >> 33;  // undone by itself: the shift is at least half the word
   x *= 0xff51afd7ed558ccdull;
   x ^= x >> 33;
   x *= 0xc4ceb9fe1a85ec53ull;
@@ -60,13 +61,21 @@ __host__ __device__ __forceinline__ unsigned long long home_slot(unsigned long l
 #endif
 }
 
-// Adds `count` occurrences of flipped key u (u != empty_key). Returns false if every slot
-// holds another key (the caller retries with a bigger table).
+// Linear probing gives up after this many slots. In a table at most 3/4 full a key sits
+// that far from its home slot with a probability of about e^-38; in a table that is nearly
+// full (an estimate of the distinct keys that was far too low) chains grow towards the whole
+// table and every insert would crawl along them. Giving up reports the table full, and the
+// stage counts by sorting instead.
+inline constexpr unsigned long long max_probes = 1024;
+
+// Adds `count` occurrences of flipped key u (u != empty_key). Returns false if the `max_probes`
+// slots from u's home slot (or all of them, if fewer) hold other keys: the table is full, or
+// as good as full (the caller counts another way).
 template <class Count>
 __device__ __forceinline__ bool insert(table_view<Count> t, unsigned long long u, Count count) {
   // TODO(counting/7, open addressing): find u's slot by linear probing from home_slot(u,
   // t.capacity), claiming an empty one with atomicCAS (another thread may claim it first), and
-  // add `count` to the slot's count atomically.
+  // add `count` to the slot's count atomically; give up after max_probes slots.
   return false;
 }
 

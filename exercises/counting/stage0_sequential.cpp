@@ -1,6 +1,6 @@
 // Stage 0 (exercise): the article's sequential distribution counting, the specification.
 //
-// the DCA article, "Distribution counting algorithm overview": O(N*(N+k)) (D1), so N above
+// The DCA article, "Distribution counting algorithm overview": O(N*(N+k)) (D1), so N above
 // max_quadratic_host_items is refused.
 #include <string>
 

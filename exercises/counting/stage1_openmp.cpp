@@ -1,6 +1,6 @@
 // Stage 1 (exercise): the article's OpenMP version, fixed (D2, D3, D4).
 //
-// the DCA article, "Code optimized with Intel OpenMP" keeps the O(N^2) algorithm and spreads it over
+// The DCA article's "Code optimized with Intel OpenMP" keeps the O(N^2) algorithm and spreads it over
 // the cores, but drops the last N % threads items (D2), takes table entries nobody wrote for
 // value 0 (D3), and serialises every item on one lock with a 32-bit index (D4). Keep the
 // algorithm; share the work right. This file is host code compiled with -fopenmp on both

@@ -72,8 +72,8 @@ std::size_t count_pipelined_workspace_bytes(const config& cfg) {
 void count_pipelined(const std::int8_t* host_in, std::int64_t n, device_table<std::int8_t> out, workspace ws,
                      const config& cfg) {
   validate(cfg);
-  if (ws.bytes < count_pipelined_workspace_bytes(cfg)) throw std::invalid_argument("count_pipelined: workspace too small");
-  auto* bins = static_cast<std::uint64_t*>(ws.data);
+  if (ws.size < count_pipelined_workspace_bytes(cfg)) throw std::invalid_argument("count_pipelined: workspace too small");
+  auto* bins = reinterpret_cast<std::uint64_t*>(ws.bytes);
   // The streams' chunk buffers follow the bins in the workspace, buffer_stride(cfg) apart.
   WB_CHECK(cudaMemsetAsync(bins, 0, bins_bytes));
 

@@ -22,18 +22,6 @@
 
 namespace merge::WB_TRACK {
 
-// One block merges tile blockIdx.x: C[C_curr, C_curr + BLOCK * ITEMS).
-template <class K, int BLOCK, int ITEMS, bool VALUES>
-__global__ void __launch_bounds__(BLOCK)
-    merge_tile_kernel(const K* __restrict__ A, std::int64_t m, const K* __restrict__ B, std::int64_t n,
-                      K* __restrict__ C, const value_t* __restrict__ A_val, const value_t* __restrict__ B_val,
-                      value_t* __restrict__ C_val, const std::int64_t* __restrict__ partitions) {
-  // TODO(merge/6): merge tile blockIdx.x, whose inputs start at A[partitions[blockIdx.x]]:
-  // find its input ranges from the partitions, then merge_tile (block_merge.cuh) loads them
-  // into shared memory, merges each thread's ITEMS outputs in registers (thread_merge.cuh) and
-  // stores them through shared memory; the values follow their keys.
-}
-
 // ---- The partition pass, host side: one thread per tile boundary (your kernel in
 // partition.cuh); the workspace is the partitions. The solution runs a faster, sampled pass
 // here (solutions/merge/partition.cuh). The tiles' launch and the entry point:

@@ -8,15 +8,18 @@
 // (stride ITEMS words) hit 32 different banks.
 //
 // merge_tile (below) is one whole tile of stage 6: these loads and stores around the
-// per-thread merge. The sort chapter's merge sort calls it (the solution's) for every tile of
-// every merge pass.
+// per-thread merge; merge_tile_kernel runs it, one block per tile. The sort chapter's merge
+// sort calls the solution's merge_tile (common/include/wb/device/block_merge.cuh) for every
+// tile of every merge pass.
 #pragma once
 
 #include <cstdint>
 
 #include "co_rank_lower_bound.cuh"
 #include "index_math.hpp"
+#include "merge.hpp"
 #include "thread_merge.cuh"
+#include "wb/kernel.hpp"
 
 namespace merge::WB_TRACK {
 
@@ -63,6 +66,18 @@ __device__ __forceinline__ void merge_tile(const K* __restrict__ A, int A_length
   // TODO(merge/6): the tile's inputs into shared memory (load_tile_striped), each thread's
   // first output co-ranked there and ITEMS outputs merged in registers (thread_merge), stored
   // as to_out(key) through shared memory (store_tile_blocked); with VALUES the values follow.
+}
+
+// One block merges tile blockIdx.x: C[C_curr, C_curr + BLOCK * ITEMS).
+template <class K, int BLOCK, int ITEMS, bool VALUES>
+__global__ void __launch_bounds__(BLOCK)
+    merge_tile_kernel(const K* __restrict__ A, std::int64_t m, const K* __restrict__ B, std::int64_t n,
+                      K* __restrict__ C, const value_t* __restrict__ A_val, const value_t* __restrict__ B_val,
+                      value_t* __restrict__ C_val, const std::int64_t* __restrict__ partitions) {
+  // TODO(merge/6): merge tile blockIdx.x, whose inputs start at A[partitions[blockIdx.x]]:
+  // find its input ranges from the partitions, then merge_tile (block_merge.cuh) loads them
+  // into shared memory, merges each thread's ITEMS outputs in registers (thread_merge.cuh) and
+  // stores them through shared memory; the values follow their keys.
 }
 
 }  // namespace merge::WB_TRACK

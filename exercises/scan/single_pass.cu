@@ -11,13 +11,6 @@
 
 namespace scan::WB_TRACK {
 
-// 16 bytes as a vector or as items.
-template <class T>
-union vector16 {
-  uint4 raw;
-  T item[16 / sizeof(T)];
-};
-
 // Tiles of blockDim.x * V * (16 / sizeof(T)) items; `tiles` of them, the last one possibly
 // partial. tile_counter and the tile states are zero before the launch. `aligned`: in and out
 // are 16-byte aligned (full tiles then move by bulk copies and 16-byte stores; otherwise every

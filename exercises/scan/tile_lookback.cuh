@@ -73,14 +73,4 @@ __device__ T tile_look_back(const tile_status<T>& status, std::int64_t tile, T a
   return T{};
 }
 
-// Called by every lane of one warp once the tile's aggregate is known. Publishes the
-// aggregate, looks back, publishes the inclusive prefix; returns the tile's exclusive prefix
-// (read it from lane 0).
-template <class T>
-__device__ T tile_exclusive_prefix(const tile_status<T>& status, std::int64_t tile, T aggregate) {
-  // TODO(scan/6): tile 0 publishes nothing here; the others publish partial first. Then
-  // tile_look_back.
-  return tile_look_back(status, tile, aggregate);
-}
-
 }  // namespace scan::WB_TRACK

@@ -124,8 +124,8 @@ struct thread16_atomic {
 // store must land before the same thread's next load of a counter. The catch: banks are 32
 // bits wide, and threads 2j and 2j+1 share one. When their bins are equal they touch the same
 // word (no conflict); when they differ they touch two words of one bank: a 2-way conflict, on
-// random data about half the time. (The H100 layout sweep in results/README.md shows it: one-hot input,
-// where all bins are equal, runs faster than uniform input.)
+// random data about half the time. (The H100 layout sweep in bench/counting/results/README.md
+// shows it: one-hot input, where all bins are equal, runs faster than uniform input.)
 struct thread16_plain {
   static constexpr int threads = 128;
   static constexpr int words = 256 * 64;

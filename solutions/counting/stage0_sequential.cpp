@@ -1,6 +1,6 @@
 // Stage 0: the article's sequential distribution counting, the specification.
 //
-// the DCA article, "Distribution counting algorithm overview": for each item data[index], count
+// The DCA article, "Distribution counting algorithm overview": for each item data[index], count
 // the items after it that are equal (loop { 2 }), then look the value up in the table built
 // so far (loop { 3 }) and append (value, count) if it is not there. Only the FIRST occurrence
 // of a value is appended, and its count covers every later occurrence, so the table is right.

@@ -1,6 +1,6 @@
 // Stage 1: the article's OpenMP version, fixed.
 //
-// the DCA article, "Code optimized with Intel OpenMP" (omp_dist_count) keeps the O(N^2) algorithm
+// The DCA article's "Code optimized with Intel OpenMP" (omp_dist_count) keeps the O(N^2) algorithm
 // and spreads it over the cores, with four defects:
 //   D2  each thread takes N / max_threads items: the N % max_threads items at the end are
 //       never counted;

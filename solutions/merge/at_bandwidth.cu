@@ -8,7 +8,7 @@
 //     and B that stay in L2, then in the full arrays within 512 positions;
 //   - one block walking over many tiles, with barriers between loads and merges  ->  one
 //     block per tile, its inputs known from the partitions, loaded in one coalesced sweep
-//     with ITEMS loads in flight per thread (block_merge.cuh);
+//     with ITEMS loads in flight per thread (block_merge.cuh: merge_tile_kernel);
 //   - sequential merges writing straight to global memory, each thread far from its
 //     neighbours (uncoalesced)  ->  the merge runs in registers (thread_merge.cuh) and the
 //     outputs leave through shared memory, coalesced.
@@ -22,27 +22,6 @@
 #include "thread_merge.cuh"
 
 namespace merge::WB_TRACK {
-
-// One block merges tile blockIdx.x: C[C_curr, C_curr + BLOCK * ITEMS).
-template <class K, int BLOCK, int ITEMS, bool VALUES>
-__global__ void __launch_bounds__(BLOCK)
-    merge_tile_kernel(const K* __restrict__ A, std::int64_t m, const K* __restrict__ B, std::int64_t n,
-                      K* __restrict__ C, const value_t* __restrict__ A_val, const value_t* __restrict__ B_val,
-                      value_t* __restrict__ C_val, const std::int64_t* __restrict__ partitions) {
-  constexpr int tile_items = BLOCK * ITEMS;
-  // The tile's output range and input ranges, from the partition pass (M12: 64-bit).
-  const std::int64_t C_curr = static_cast<std::int64_t>(blockIdx.x) * tile_items;
-  const std::int64_t C_next = min_of(C_curr + tile_items, m + n);
-  const std::int64_t A_curr = partitions[blockIdx.x];
-  const std::int64_t A_next = partitions[blockIdx.x + 1];
-  const std::int64_t B_curr = C_curr - A_curr;
-  const int A_length = static_cast<int>(A_next - A_curr);
-  const int B_length = static_cast<int>(C_next - C_curr) - A_length;
-  // Load, merge in registers, store (block_merge.cuh).
-  merge_tile<BLOCK, ITEMS, VALUES>(A + A_curr, A_length, B + B_curr, B_length, C + C_curr,
-                                   VALUES ? A_val + A_curr : nullptr, VALUES ? B_val + B_curr : nullptr,
-                                   VALUES ? C_val + C_curr : nullptr, wb::dynamic_shared<K>());
-}
 
 // ---- The partition pass, host side: which kernels co-rank the tile boundaries, and the
 // workspace they need. Here the sampled pass of partition.cuh (the plain pass when the tile

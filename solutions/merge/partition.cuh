@@ -25,7 +25,7 @@ __global__ void merge_path_partition_kernel(const K* A, std::int64_t m, const K*
   if (t < num_partitions) partitions[t] = co_rank_lower_bound(min_of(t * tile_items, m + n), A, m, B, n);
 }
 
-// ---- The sampled partition pass (stage 6's default; timed by experiments/stage6_variants.cu) ----
+// ---- The sampled partition pass (stage 6's default; timed by bench/merge/experiments/stage6_variants.cu) ----
 // The pass above makes ~28 steps per search, each two loads from far-apart places in A and B:
 // about 2M scattered DRAM reads at m = n = 2^27, 8% of stage 6's time. Because the tile size
 // is a multiple of a power of two S (512 for every default shape), every tile boundary k is a

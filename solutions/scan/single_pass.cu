@@ -23,13 +23,6 @@
 
 namespace scan::WB_TRACK {
 
-// 16 bytes as a vector or as items.
-template <class T>
-union vector16 {
-  uint4 raw;
-  T item[16 / sizeof(T)];
-};
-
 inline constexpr int max_single_pass_stages = 8;
 
 // A thread's share of a tile: V vectors of 16 bytes; vector j of lane l holds the items at

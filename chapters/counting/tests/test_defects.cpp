@@ -1,5 +1,5 @@
 // One regression check per defect of the article that a stage of this chapter fixes
-// (D1-D11 of the DCA article, and D12-D13 found while writing the chapter: the README's defect table). Each check
+// (D1-D11, and D12-D13 found while writing the chapter; the README's defect table). Each check
 // runs a deliberately defective variant (tests/defective*.{cpp,cu}, a small mutation of the
 // stage) and shows it fails, then runs the stage on the same input and shows it passes.
 // D5 (cudaDeviceSynchronize in device code) is a compile-time defect: its checks are the
@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "defective.hpp"
-#include "test_common.hpp"
+#include "defective_variants.hpp"
+#include "test_support.hpp"
 #include "wb/device_buffer.hpp"
 #include "wb/race_check.hpp"
 #include "wb/timing.hpp"
@@ -165,7 +165,7 @@ TEST_SUITE("counting/4 dynamic parallelism") {
     CHECK_MESSAGE(count.to_host()[0] == expected, "expected count " << expected << ", got " << count.to_host()[0]);
   }
 
-  // Chunk tables of `data` as stage 4's parent and children leave them (see test_stages.cpp).
+  // Chunk tables of `data` as stage 4's parent and children leave them (see test_checks.cpp).
   struct chunk_tables {
     std::vector<i8> value;
     std::vector<u64> count;

@@ -10,7 +10,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "test_common.hpp"
+#include "test_support.hpp"
 #include "wb/race_check.hpp"
 
 using namespace counting;

@@ -4,7 +4,7 @@
 // Each case runs this track's stage on an input of several blocks and tiles under the race
 // check: a learner's version with a barrier missing fails here with the race named. Against
 // the solution it also leaves out each of the stage's barriers in turn: each must be caught.
-#include "helpers.hpp"
+#include "test_support.hpp"
 #include "wb/race_check.hpp"
 
 using namespace merge;

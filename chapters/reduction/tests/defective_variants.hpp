@@ -1,5 +1,5 @@
 // Deliberately defective variants of this chapter's own kernels, one per source defect
-// (R1-R5 of The CUDA Handbook §12.2's listings; the README's defect table). Each is a small mutation
+// (R1-R5, The CUDA Handbook §12.2; the chapter README's defect table). Each is a small mutation
 // of a stage in solutions/reduction/, kept here so that the regression tests can show that
 // their check fails on the defect and passes on the fix.
 #pragma once

@@ -1,9 +1,9 @@
 // The look-back of stage 6 across blocks, one tile per block (tests/test_races.cpp): the
 // stage's own kernel is persistent, and on the cpu backend, where one block runs at a time, its
 // first block scans every tile, so its look-back never crosses blocks. Here each block takes
-// one tile, publishes its value and looks back with this track's tile_exclusive_prefix
-// (tile_lookback.cuh): every look-back reads what earlier blocks published, through the flags
-// and fences the lesson is about.
+// one tile, publishes its value with this track's tile_status and looks back with its
+// tile_look_back (tile_lookback.cuh): every look-back reads what earlier blocks published,
+// through the flags and fences the lesson is about.
 #include <cstdint>
 #include <vector>
 
@@ -26,7 +26,9 @@ __global__ void lookback_chain_kernel(const T* values, T* inclusive, unsigned* t
   if (threadIdx.x == 0) drawn = atomicAdd(ticket, 1u);
   __syncthreads();
   const std::int64_t tile = drawn;
-  const T exclusive = track::tile_exclusive_prefix(status, tile, values[tile]);
+  // The tile's aggregate first (status partial; tile 0 publishes its inclusive value in the look-back).
+  if (tile != 0 && threadIdx.x == 0) status.publish(tile, track::tile_partial, values[tile]);
+  const T exclusive = track::tile_look_back(status, tile, values[tile]);
   if (threadIdx.x == 0) inclusive[tile] = plus(exclusive, values[tile]);
 }
 

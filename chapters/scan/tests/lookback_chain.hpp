@@ -1,5 +1,5 @@
 // The look-back across blocks (lookback_chain.cu): block b holds tile b's value and finds the
-// sum of the tiles before it with this track's tile_exclusive_prefix; returns each tile's
+// sum of the tiles before it with this track's tile_look_back; returns each tile's
 // inclusive prefix. One block of 32 threads per tile.
 #pragma once
 

@@ -74,8 +74,8 @@ TEST_SUITE("scan/6 single-pass") {
   }
   TEST_CASE("race: the look-back reads a tile's status, and its value behind a fence (64-bit values)") {
     // One tile per block, each looking back over the blocks before it with this track's
-    // tile_exclusive_prefix (the stage's persistent kernel scans every tile in one block on the
-    // cpu backend). int32 values share one 64-bit word with their status: no fence to leave
+    // tile_look_back (the stage's persistent kernel scans every tile in one block on the cpu
+    // backend). int32 values share one 64-bit word with their status: no fence to leave
     // out; int64 values are published beside their status, behind a fence.
     const auto v32 = small_items<std::int32_t>(70, 408);
     const auto v64 = small_items<std::int64_t>(70, 409);

@@ -2,6 +2,7 @@
 // every type, n = 0, 1 and sizes one off every tile and block boundary, every pattern a sort
 // meets (all equal, sorted, reversed, few distinct values), the types' extremes (INT_MIN,
 // INT_MAX, -0.0/+0.0, denormals, infinities, NaNs), keys only and key-value (stability).
+#include <algorithm>
 #include <climits>
 #include <cmath>
 #include <cstdint>
@@ -178,6 +179,72 @@ TEST_SUITE("sort/5 onesweep") {
     check_stage<std::int64_t>(5, small, config{}, "int64 in +-10^6");
     for (auto& k : small) k = k < 0 ? -k : k;
     check_stage<std::int64_t>(5, small, config{}, "int64 in [0, 10^6]");
+  }
+  TEST_CASE("onesweep: the plan skips exactly the passes whose digit every key shares (narrow ranges)") {
+    // Keys in a narrow range share their high digits: those passes must be skipped (read back
+    // from the plan the device wrote, not inferred from timing), the others must sort, and the
+    // output must be sorted and stable whichever buffer the last sorting pass writes.
+    const std::int64_t tile = onesweep_tile(4, false);
+    const auto n = static_cast<std::size_t>(2 * tile + 5);
+    std::uint64_t salt = 1500;
+    auto check_plan = [&]<class K>(const std::vector<K>& keys, const config& cfg, const std::string& what) {
+      using U = bits_of<K>;
+      constexpr int passes = static_cast<int>(sizeof(U));
+      std::vector<onesweep::pass_mode> expected(passes, onesweep::pass_skip);
+      int sorting = 0;
+      for (int p = 0; p < passes; ++p) {
+        const unsigned first = digit_of(key_bits<K>::to_bits(keys.front()), p * 8, 8);
+        const bool varies = std::any_of(keys.begin(), keys.end(),
+                                        [&](K k) { return digit_of(key_bits<K>::to_bits(k), p * 8, 8) != first; });
+        if (varies) expected[static_cast<std::size_t>(p)] = onesweep::pass_sort;
+        sorting += varies ? 1 : 0;
+      }
+      if (sorting == 0) expected.back() = onesweep::pass_copy;  // the output is a copy of the input
+      workspace_buffer<K> ws(static_cast<std::int64_t>(keys.size()), cfg);
+      for (const bool pairs : {false, true}) {
+        const auto values = pairs ? positions(keys.size()) : std::vector<std::uint32_t>{};
+        wb::device_buffer<K> d_keys(keys), d_out(keys.size());
+        wb::device_buffer<std::uint32_t> d_values(values), d_values_out(values.size());
+        d_out.fill_bytes(0xA5);
+        sort::WB_TRACK::sort_onesweep<K>(d_keys.data(), d_out.data(), pairs ? d_values.data() : nullptr,
+                                         pairs ? d_values_out.data() : nullptr, static_cast<std::int64_t>(keys.size()),
+                                         ws.view(), cfg);
+        WB_CHECK(cudaDeviceSynchronize());
+        INFO(what << ", n " << keys.size() << (pairs ? ", key-value" : ", keys only") << ", " << sorting
+                  << " of " << passes << " digits vary");
+        const std::string why = sort_error(keys, values, sorted<K>{d_out.to_host(), pairs ? d_values_out.to_host()
+                                                                                             : std::vector<std::uint32_t>{}});
+        CHECK_MESSAGE(why.empty(), why);
+        const auto modes = onesweep::pass_modes(ws.view(), static_cast<std::int64_t>(keys.size()), sizeof(K),
+                                                !std::is_same_v<K, U>, pairs, cfg);
+        CHECK(modes == expected);
+      }
+    };
+    auto narrow = [&]<class K>(K lo, K hi) { return wb::gen::uniform<K>(n, wb::testing::seed(++salt), lo, hi); };
+    config portions{};
+    portions.portion = tile;  // several look-back portions
+    config long_tiles{};
+    long_tiles.onesweep_long_tiles_from = 1;
+    for (const config& cfg : {config{}, portions, long_tiles}) {
+      // uint32 that fit in 16 bits: the top two passes skipped; a range across a byte boundary
+      // of the third byte: only the top pass.
+      check_plan(narrow(std::uint32_t{0}, std::uint32_t{65535}), cfg, "uint32 below 2^16");
+      check_plan(narrow(std::uint32_t{0x1234FF00u}, std::uint32_t{0x12350100u}), cfg, "uint32 across a byte");
+      check_plan(narrow(std::int32_t{1 << 20}, std::int32_t{(1 << 20) + 4095}), cfg, "int32 in 2^20 + [0, 2^12)");
+      check_plan(narrow(std::int32_t{-40000}, std::int32_t{-30000}), cfg, "negative int32");
+      check_plan(narrow(1024.0f, 1025.0f), cfg, "float in [1024, 1025)");
+      check_plan(narrow(-2.0f, -1.5f), cfg, "float in [-2, -1.5)");
+      // int64 in a narrow range: six of eight passes skipped; across zero the flipped sign bit
+      // makes every digit vary.
+      check_plan(narrow(std::int64_t{1} << 40, (std::int64_t{1} << 40) + 65535), cfg, "int64 in 2^40 + [0, 2^16)");
+      check_plan(narrow(std::int64_t{-1000000}, std::int64_t{1000000}), cfg, "int64 in +-10^6");
+      check_plan(wb::gen::few_distinct<std::uint32_t>(n, wb::testing::seed(++salt), 16), cfg, "16 distinct uint32");
+      auto few_small = wb::gen::few_distinct<std::uint32_t>(n, wb::testing::seed(++salt), 16);
+      for (auto& k : few_small) k &= 0xFFFu;  // few distinct values that share their high digits
+      check_plan(few_small, cfg, "16 distinct uint32 below 2^12");
+      check_plan(wb::gen::all_equal<std::int64_t>(n, std::int64_t{-5}), cfg, "int64, all equal");
+      check_plan(seeded_keys<float>(n, wb::testing::seed(++salt)), cfg, "float, the whole range");
+    }
   }
   TEST_CASE("onesweep: one workspace, several sorts") {
     // Stale tile counters or status words of an earlier sort must not leak into the next one.

@@ -3,12 +3,16 @@
 
 #include <cstdint>
 #include <functional>
+#include <limits>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include <CLI/CLI.hpp>
+
+#include "wb/stage.hpp"
 
 namespace wb {
 
@@ -21,6 +25,7 @@ class usage_error : public std::runtime_error {
 struct common_options {
   std::uint64_t seed = 42;
   int reps = 20;                      // timed repetitions (median reported)
+  bool reps_given = false;            // --reps was on the command line (else the driver may use fewer)
   std::vector<std::string> stages;    // --stage a,b (ids or numbers); empty: all
   std::string track = "solution";     // --track solution|exercise
   bool compare = false;               // --compare: learner's stage vs the solution's
@@ -36,6 +41,23 @@ void add_common_options(CLI::App& app, common_options& options);
 //   CLI11 parse errors and wb::usage_error -> message, exit 2;
 //   wb::cuda_error and other exceptions    -> message, exit 1.
 int run_main(CLI::App& app, int argc, char** argv, const std::function<int()>& body);
+
+// Sizes on the command line, one syntax for every size flag (--n, --m, --distinct, --chunk,
+// --block, ...): a whole number written as digits (1048576), a power (2^20, 10^9) or in
+// scientific notation (1e9, 1.5e6). Text that is none of these is a usage_error naming it as
+// unread ("--n: cannot read '2^x' as a size (...)"); a size past 2^64 - 1 is "too large".
+std::uint64_t parse_size(const std::string& text, const std::string& flag);
+// "2^20" for powers of two from 2^10 on, else the digits: how messages and help show a size.
+std::string size_text(std::uint64_t size);
+// The CLI11 transform behind add_size_option: reads the size syntax, refuses sizes above
+// `max` ("--n: 2^41 is more than 2^40"), and hands the digits on to the option's own type.
+CLI::Validator size_syntax(std::uint64_t max);
+// Adds a size option (see parse_size) for an integer variable, at most `max`.
+template <class T>
+CLI::Option* add_size_option(CLI::App& app, const std::string& name, T& value, const std::string& description,
+                             std::uint64_t max = static_cast<std::uint64_t>(std::numeric_limits<T>::max())) {
+  return app.add_option(name, value, description)->transform(size_syntax(max))->type_name("SIZE");
+}
 
 // Refuses (wb::usage_error) a run that needs more device or host memory than there is:
 // device_bytes against the free device memory (cudaMemGetInfo), host_bytes against the
@@ -59,6 +81,23 @@ std::vector<T> parse_list(const std::string& text, const std::string& what);
 template <class T>
 std::vector<T> read_numbers_file(const std::string& path);
 
+// --input LIST and --input-file FILE: the items themselves, on the command line or in a file
+// (an empty list or a file with no numbers is an empty input, never replaced by generated data).
+struct input_options {
+  std::string list;  // --input
+  std::string file;  // --input-file
+  bool list_given = false;
+  bool file_given = false;
+  bool given() const { return list_given || file_given; }
+  std::string source() const { return list_given ? "--input" : file; }  // for the report's title
+};
+// Adds both (they exclude each other), with the chapter's words for them.
+void add_input_options(CLI::App& app, input_options& input, const std::string& list_help, const std::string& file_help);
+// The items of --input (parse_list) or --input-file (read_numbers_file); `size_flag` ("--n") is
+// refused beside them when `size_given`: the input sets the size.
+template <class T>
+std::vector<T> read_input(const input_options& input, bool size_given, const std::string& size_flag = "--n");
+
 // --print writes every element on one line: refused (usage_error, before any work) for an
 // input of more than max_print_elements elements. `what` names it ("the merge of A and B").
 inline constexpr std::uint64_t max_print_elements = 100000;
@@ -78,5 +117,7 @@ bool stage_selected(const std::vector<std::string>& selection, int number, const
 // message lists the stages there are.
 void require_known_stages(const std::vector<std::string>& selection,
                           const std::vector<std::pair<int, std::string>>& stages);
+// The same for a chapter's stage table (stages.hpp).
+void require_known_stages(const std::vector<std::string>& selection, std::span<const stage> stages);
 
 }  // namespace wb

@@ -56,6 +56,16 @@ std::vector<T> extremes(std::size_t n, std::uint64_t seed);
 // with probability ~ 1/(r+1)^s: 0 is the most frequent value.
 template <class T>
 std::vector<T> zipf(std::size_t n, std::uint64_t seed, std::size_t distinct, double s = 1.1);
+// A few very frequent keys and a long tail, as real key streams are (a few heavy hitters,
+// most keys seen once): each item is, with probability `hot_share` (0 to 1), one of
+// `hot_keys` keys (evenly), else a tail item drawn evenly from `tail_values` values, or with
+// `tail_values` 0 a value of its own (every tail item distinct). The hot keys and the tail's
+// values are all different, spread over the type's whole range in no order (integers);
+// floating point: small exact integers. More values than the type holds (2^24 for float)
+// throw std::invalid_argument, as does hot_share > 0 with no hot keys.
+template <class T>
+std::vector<T> hot_and_tail(std::size_t n, std::uint64_t seed, double hot_share, std::size_t hot_keys,
+                            std::size_t tail_values);
 // Values 0, 1, 2, ... (mod the type's range; floating point: mod 2^24, so every value is an
 // exact integer), then shuffled when `shuffled`.
 template <class T>

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <array>
+#include <stdexcept>
 #include <string>
 
 namespace wb {
@@ -24,5 +25,19 @@ inline std::string stage_label(const stage& s) {
   const std::string suite = s.suite;
   return suite.substr(suite.find('/') + 1);
 }
+
+// Thrown by a stage that cannot run this input here (too large for an O(N^2) stage, device-side
+// launches on the cpu backend): the chapter executable notes "refused: <why>" in the stage's
+// row and goes on; the checks skip what a stage refuses.
+class stage_refused : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+// Thrown by a stage (or an exercise stub) that has nothing to run yet: "not implemented yet".
+class not_implemented : public std::logic_error {
+ public:
+  not_implemented() : std::logic_error("not implemented yet") {}
+  using std::logic_error::logic_error;
+};
 
 }  // namespace wb

@@ -24,4 +24,12 @@ struct timing_options {
 // Times `run` (which enqueues GPU work on the default stream) with events around each run.
 timing time_gpu(const std::function<void()>& run, const timing_options& options = {});
 
+// Times `run` (host work: a chapter's sequential specification, a CPU library) with the host's
+// steady clock around each run: the same warm-up, reps, median, minimum and maximum as
+// time_gpu (options.flush_l2 is ignored: the host's caches are left as they are).
+timing time_host(const std::function<void()>& run, const timing_options& options = {});
+
+// The median, minimum and maximum of samples (in run order); at least one sample.
+timing summarize(std::vector<double> samples_ms);
+
 }  // namespace wb

@@ -1,6 +1,6 @@
 // Stage 4 (exercise): the article's dynamic parallelism, done right for CUDA 12+ (GPU only).
 //
-// The article (the DCA article, "Using the code") builds the counting from kernels that launch
+// The DCA article ("Using the code") builds the counting from kernels that launch
 // kernels: cdpCountChunkKernel takes a chunk, and for each item launches cdpCountIfKernel
 // to count that item's value over the chunk; cdpMergeReduction / cdpMergeAllReduction merge
 // the chunk tables; the host loop cdpDistCountLaunch feeds the chunks. Its defects:

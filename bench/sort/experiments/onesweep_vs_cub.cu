@@ -1,0 +1,137 @@
+// Stage 5 against CUB's radix sort on the same device input, across sizes, key types and
+// distributions: the input is generated on the device (so 2^28 and more keys start at once)
+// and stage 5's output is checked against CUB's on the device. cuda backend only.
+//
+//   sort_onesweep_vs_cub --type uint32 --log2n 16,20,24,28 [--pairs] [--dist uniform,few,narrow]
+//                        [--reps 10] [--csv FILE]
+//
+// --dist: the names of device_input.cuh (uniform, few, equal, sorted, low31, topbyte,
+// reversed, extremes, narrow; or their numbers), or `all`. Each row also says how many of the
+// passes stage 5 sorted (the plan it wrote: a pass whose digit every key shares is skipped,
+// where CUB's SortKeys runs every pass). --csv appends one line a row (a header when the file
+// is new).
+#include <cstdint>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "baseline_cub.hpp"
+#include "device_input.cuh"
+#include "onesweep.hpp"
+#include "sort.hpp"
+#include "wb/device_buffer.hpp"
+#include "wb/kernel.hpp"
+#include "wb/timing.hpp"
+#include "wb/workspace.hpp"
+
+namespace {
+
+struct row {
+  std::string type, dist;
+  std::int64_t n;
+  bool pairs;
+  int passes, sorted_passes;
+  double stage5_ms, stage5_min_ms, cub_ms;
+  unsigned long long mismatches;
+};
+
+template <class K>
+row run(std::int64_t n, bool pairs, int dist, int reps, const std::string& type) {
+  using U = sort::bits_of<K>;
+  wb::device_buffer<K> keys(static_cast<std::size_t>(n)), out(static_cast<std::size_t>(n)), ref(static_cast<std::size_t>(n));
+  wb::device_buffer<std::uint32_t> values(pairs ? n : 0), vout(pairs ? n : 0), vref(pairs ? n : 0);
+  sort_experiment::generate(keys.data(), pairs ? values.data() : nullptr, n, dist, 0x5eed);
+  const std::uint32_t* vin = pairs ? values.data() : nullptr;
+  const std::size_t temp_bytes = sort::baseline::cub_radix_sort<K>(keys.data(), ref.data(), vin,
+                                                                   pairs ? vref.data() : nullptr, n, nullptr, 0);
+  wb::device_buffer<unsigned char> temp(temp_bytes + 16);
+  auto cub = [&] {
+    sort::baseline::cub_radix_sort<K>(keys.data(), ref.data(), vin, pairs ? vref.data() : nullptr, n, temp.data(),
+                                      temp_bytes);
+  };
+  const auto cub_time = wb::time_gpu(std::ref(cub), {2, reps, true});
+  const sort::config cfg{};
+  wb::workspace_buffer ws(sort::onesweep_workspace_bytes(n, sizeof(K), cfg));
+  out.fill_bytes(0xA5);
+  if (pairs) vout.fill_bytes(0xA5);
+  auto ours = [&] {
+    sort::solution::sort_onesweep<K>(keys.data(), out.data(), vin, pairs ? vout.data() : nullptr, n, ws.view(), cfg);
+  };
+  ours();
+  const auto mismatches = sort_experiment::mismatches<K>(out.data(), ref.data(), pairs ? vout.data() : nullptr,
+                                                        pairs ? vref.data() : nullptr, n);
+  const auto modes = sort::onesweep::pass_modes(ws.view(), n, sizeof(K), !std::is_same_v<K, U>, pairs, cfg);
+  int sorted_passes = 0;
+  for (const auto m : modes) sorted_passes += m == sort::onesweep::pass_sort ? 1 : 0;
+  const auto t = wb::time_gpu(std::ref(ours), {2, reps, true});
+  const row r{type, sort_experiment::dist_names[dist], n, pairs, static_cast<int>(modes.size()), sorted_passes,
+              t.median_ms, t.min_ms, cub_time.median_ms, mismatches};
+  std::printf("%-6s %-8s n=%11lld %-5s stage 5 %9.4f ms (min %8.4f, %d of %d passes)  cub %9.4f ms  cub/ours %5.2f  %s (%llu)\n",
+              r.type.c_str(), r.dist.c_str(), static_cast<long long>(n), pairs ? "pairs" : "keys", r.stage5_ms,
+              r.stage5_min_ms, r.sorted_passes, r.passes, r.cub_ms, r.cub_ms / r.stage5_ms,
+              mismatches == 0 ? "ok" : "WRONG", mismatches);
+  std::fflush(stdout);
+  return r;
+}
+
+void append_csv(const std::string& file, const row& r) {
+  const bool fresh = !std::filesystem::exists(file);
+  std::ofstream csv(file, std::ios::app);
+  if (fresh) csv << "type,dist,n,pairs,passes,sorted_passes,stage5_ms,stage5_min_ms,cub_ms,cub_over_stage5,verified\n";
+  csv << r.type << ',' << r.dist << ',' << r.n << ',' << (r.pairs ? 1 : 0) << ',' << r.passes << ','
+      << r.sorted_passes << ',' << r.stage5_ms << ',' << r.stage5_min_ms << ',' << r.cub_ms << ','
+      << r.cub_ms / r.stage5_ms << ',' << (r.mismatches == 0 ? "yes" : "NO") << '\n';
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"stage 5 against CUB's radix sort, device-generated input"};
+  std::string type = "uint32";
+  std::vector<std::int64_t> ns;
+  std::vector<int> log2ns;
+  std::vector<std::string> dist_args{"uniform"};
+  bool pairs = false;
+  int reps = 10;
+  std::string csv;
+  app.add_option("--type", type)->check(CLI::IsMember({"uint32", "int32", "float", "int64"}));
+  app.add_option("--n", ns)->delimiter(',');
+  app.add_option("--log2n", log2ns)->delimiter(',');
+  app.add_option("--dist", dist_args)->delimiter(',');
+  app.add_flag("--pairs", pairs);
+  app.add_option("--reps", reps)->check(CLI::PositiveNumber);
+  app.add_option("--csv", csv, "append one line a row to this file");
+  CLI11_PARSE(app, argc, argv);
+  for (const int l : log2ns) ns.push_back(std::int64_t{1} << l);
+  std::vector<int> dists;
+  try {
+    for (const auto& d : dist_args) {
+      if (d == "all") {
+        for (int k = 0; k < sort_experiment::dist_count; ++k) dists.push_back(k);
+      } else {
+        dists.push_back(sort_experiment::parse_dist(d));
+      }
+    }
+  } catch (const std::invalid_argument& e) {
+    std::fprintf(stderr, "error: %s\n", e.what());
+    return 2;
+  }
+  int failures = 0;
+  for (const auto n : ns) {
+    for (const int dist : dists) {
+      row r;
+      if (type == "uint32") r = run<std::uint32_t>(n, pairs, dist, reps, type);
+      else if (type == "int32") r = run<std::int32_t>(n, pairs, dist, reps, type);
+      else if (type == "float") r = run<float>(n, pairs, dist, reps, type);
+      else r = run<std::int64_t>(n, pairs, dist, reps, type);
+      if (!csv.empty()) append_csv(csv, r);
+      failures += r.mismatches == 0 ? 0 : 1;
+    }
+  }
+  return failures == 0 ? 0 : 1;
+}

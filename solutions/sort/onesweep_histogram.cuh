@@ -1,0 +1,89 @@
+// Stage 5, before the first pass: the histogram of every pass's digits from one read of the
+// keys, and the plan (where each pass's buckets start, which passes sort, from which buffer
+// into which). See onesweep.cu for the whole stage.
+#pragma once
+
+#include <cstdint>
+
+#include "onesweep.hpp"
+#include "sort.hpp"
+#include "wb/device/block_scan.cuh"
+#include "wb/kernel.hpp"
+
+namespace sort::WB_TRACK {
+
+using namespace sort::onesweep;
+
+// 1. histogram[p * radix + d] += keys whose digit p is d (zero before): every pass's counts
+// from one read of the keys.
+template <class K>
+__global__ void __launch_bounds__(histogram_block)
+    onesweep_histogram_kernel(const K* keys, std::int64_t n, unsigned long long* histogram) {
+  using U = bits_of<K>;
+  constexpr int passes = static_cast<int>(sizeof(U));
+  __shared__ unsigned count[passes * radix];
+  for (int i = static_cast<int>(threadIdx.x); i < passes * radix; i += histogram_block) count[i] = 0;
+  __syncthreads();
+  constexpr std::int64_t chunk = histogram_block * histogram_items;
+  for (std::int64_t begin = static_cast<std::int64_t>(blockIdx.x) * chunk; begin < n;
+       begin += static_cast<std::int64_t>(gridDim.x) * chunk) {
+    U key[histogram_items];
+#pragma unroll
+    for (int k = 0; k < histogram_items; ++k) {  // all loads first, so they are in flight together
+      const std::int64_t i = begin + k * histogram_block + threadIdx.x;
+      key[k] = i < n ? key_bits<K>::to_bits(keys[i]) : U{0};
+    }
+#pragma unroll
+    for (int k = 0; k < histogram_items; ++k) {
+      if (begin + k * histogram_block + threadIdx.x < n) {
+#pragma unroll
+        for (int p = 0; p < passes; ++p) atomicAdd(&count[p * radix + digit_of(key[k], p * onesweep_bits, onesweep_bits)], 1u);
+      }
+    }
+  }
+  __syncthreads();
+  for (int i = static_cast<int>(threadIdx.x); i < passes * radix; i += histogram_block) {
+    if (count[i] != 0) atomicAdd(&histogram[i], static_cast<unsigned long long>(count[i]));
+  }
+}
+
+// 2. One block of radix threads: each pass's bucket starts (an exclusive sum of its counts)
+// into base[p][0][d], and the plan: which passes sort (a digit position where some keys
+// differ), from which buffer into which, so that the last sorting pass lands in the output.
+__global__ void __launch_bounds__(radix)
+    onesweep_plan_kernel(const unsigned long long* histogram, int passes, std::int64_t n, std::uint64_t* base,
+                         pass_plan* plan, const void* keys_in, void* keys_out, void* other_keys,
+                         const std::uint32_t* values_in, std::uint32_t* values_out, std::uint32_t* other_values) {
+  __shared__ unsigned long long warp_totals[radix / 32];
+  __shared__ int sorts[max_passes];
+  const int d = static_cast<int>(threadIdx.x);
+  for (int p = 0; p < passes; ++p) {
+    const unsigned long long count = histogram[p * radix + d];
+    base[(p * 2) * radix + d] = wb::device::block_exclusive_sum<radix, true>(count, warp_totals);
+    const int one_bucket = __syncthreads_or(count == static_cast<unsigned long long>(n));
+    if (d == 0) sorts[p] = !one_bucket;
+  }
+  __syncthreads();
+  if (d != 0) return;
+  int sorting = 0;
+  for (int p = 0; p < passes; ++p) sorting += sorts[p];
+  const void* src = keys_in;
+  const std::uint32_t* src_values = values_in;
+  int run = 0;
+  for (int p = 0; p < passes; ++p) {
+    pass_plan here{pass_skip, 0, nullptr, nullptr, nullptr, nullptr};
+    if (sorts[p]) {
+      const bool into_output = (sorting - 1 - run) % 2 == 0;
+      here = {pass_sort, run % 2, src, into_output ? keys_out : other_keys, src_values,
+              values_in == nullptr ? nullptr : (into_output ? values_out : other_values)};
+      src = here.dst_keys;
+      src_values = here.dst_values;
+      ++run;
+    } else if (sorting == 0 && p == passes - 1) {
+      here = {pass_copy, 0, keys_in, keys_out, values_in, values_out};
+    }
+    plan[p] = here;
+  }
+}
+
+}  // namespace sort::WB_TRACK
