@@ -68,10 +68,10 @@ TEST_SUITE("counting/6 privatized") {
 TEST_SUITE("counting/7 hash table") {
   TEST_CASE("race: a slot is claimed with atomicCAS and counted with atomicAdd") {
     const auto data = wb::gen::few_distinct<i64>(6000, wb::testing::seed(704), 300);
-    for (int path : {1, 4}) {  // the shared-memory tables, the global table
-      CAPTURE(path);
+    for (const hash_path path : {hash_path::shared_tables, hash_path::two_level, hash_path::global_table}) {
+      CAPTURE(static_cast<int>(path));
       config cfg;
-      cfg.variant = path;
+      cfg.hash.path = path;
       wb::testing::check_race_lesson([&] { return counts_right(7, data, cfg); }, {false, true, false});
     }
   }
