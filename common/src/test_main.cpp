@@ -614,20 +614,31 @@ stage_result run_stage(const std::vector<std::string>& args, const wb::testing::
   }
 
   // The failure to show: a named pitfall's, else the first. Every failing case is listed,
-  // named pitfalls first (a crash or a hang ends the case it happened in).
+  // named pitfalls first (a crash or a hang ends the case it happened in). When the race check
+  // stopped a launch, the stage's race: case comes first: every case that runs the stage fails
+  // on the same race, and that case is the one that names it.
   if (case_open) failing.push_back(current_case);
-  const auto shown = std::find_if(failures.begin(), failures.end(), [](const case_failure& f) {
-    return names_a_pitfall(f.failed_case.substr(0, f.failed_case.find(" / ")));
+  const bool raced = std::any_of(failures.begin(), failures.end(), [](const case_failure& f) {
+    return f.message.find("data race on ") != std::string::npos || f.check.find("data race on ") != std::string::npos;
+  });
+  const auto rank = [raced](const std::string& name) {
+    if (raced && name.rfind("race:", 0) == 0) return 0;
+    return names_a_pitfall(name) ? 1 : 2;
+  };
+  const auto case_rank = [&rank](const case_failure& f) { return rank(f.failed_case.substr(0, f.failed_case.find(" / "))); };
+  const auto shown = std::min_element(failures.begin(), failures.end(), [&case_rank](const case_failure& a, const case_failure& b) {
+    return case_rank(a) < case_rank(b);
   });
   if (!failures.empty()) {
-    const case_failure& f = shown != failures.end() ? *shown : failures.front();
+    const case_failure& f = *shown;
     result.message = f.message;
     result.where = f.where;
     result.check = f.check;
     result.contexts = f.contexts;
     result.failed_case = f.failed_case;
   }
-  std::stable_partition(failing.begin(), failing.end(), names_a_pitfall);
+  std::stable_sort(failing.begin(), failing.end(),
+                   [&rank](const std::string& a, const std::string& b) { return rank(a) < rank(b); });
   result.failed_cases = failing;
 
   const std::string in_case = current_case.empty() ? "" : fmt::format(" in test case \"{}\"", current_case);

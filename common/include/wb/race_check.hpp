@@ -85,6 +85,9 @@ std::string outcome_under(const wb::cpu::mutation& m, Run&& run) {
       dup2(null_fd, STDOUT_FILENO);
       dup2(null_fd, STDERR_FILENO);
     }
+    // A crash ends the child quietly: the test framework's handlers would report it as the
+    // test binary's own crash (to wb's report, which the child shares).
+    for (const int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTERM, SIGINT}) std::signal(sig, SIG_DFL);
     alarm(30);
     wb::cpu::set_mutation(m);
     const std::string outcome = variant_outcome(run);
