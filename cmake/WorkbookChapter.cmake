@@ -20,11 +20,24 @@
 #           <name>_selfcheck (selfcheck: solutions pass, pristine stubs fail every stage).
 
 # Compile .cu files as C++ for the cpu backend: the kernels include wb/kernel.hpp, which
-# maps CUDA's built-ins onto the fiber emulator.
+# maps CUDA's built-ins onto the fiber emulator. With GCC they are also instrumented for the
+# emulator's race check (common/cpu/race.cpp): -fsanitize=thread at compile time only (the
+# emulator defines the entry points; no ThreadSanitizer runtime is linked), volatile accesses
+# told apart, line tables so that a race names its lines.
+set(WB_KERNEL_CPU_OPTIONS -xc++)
+if(WB_BACKEND STREQUAL "cpu")
+  if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
+    list(APPEND WB_KERNEL_CPU_OPTIONS -fsanitize=thread --param=tsan-distinguish-volatile=1
+         --param=tsan-instrument-func-entry-exit=0 -Wno-tsan -g1)
+  else()
+    message(STATUS "the cpu backend's race check needs GCC's instrumentation (compiler: ${CMAKE_CXX_COMPILER_ID}): "
+                   "kernels run unchecked")
+  endif()
+endif()
 function(wb_kernel_sources)
   foreach(src IN LISTS ARGN)
     if(src MATCHES "\\.cu$" AND WB_BACKEND STREQUAL "cpu")
-      set_source_files_properties(${src} PROPERTIES LANGUAGE CXX COMPILE_OPTIONS "-xc++")
+      set_source_files_properties(${src} PROPERTIES LANGUAGE CXX COMPILE_OPTIONS "${WB_KERNEL_CPU_OPTIONS}")
     endif()
   endforeach()
 endfunction()
@@ -111,6 +124,8 @@ function(wb_add_chapter name)
     wb_kernel_sources(${ARG_TESTS})
     wb_target_defaults(${test_target})
     target_compile_definitions(${test_target} PRIVATE WB_TRACK=${track})
+    # A test may use a piece of the track directly (a device helper, with a kernel of its own).
+    target_include_directories(${test_target} PRIVATE "${PROJECT_SOURCE_DIR}/${track}s/${name}")
     if(track STREQUAL "exercise")
       wb_quiet_stub_parameters(${test_target})  # the tests may include the track's headers
     endif()

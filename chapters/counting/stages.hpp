@@ -78,8 +78,10 @@ inline constexpr std::array<wb::stage, 9> stages = {{
       "its counter, and the threads share the counters through atomics (PMPP §9.2-9.3).",
       "A grid-stride loop over the items; each item does one atomic add of 1 to the 64-bit counter of its raw byte. "
       "The host code zeroes the counters before and turns them into the table after.",
-      "for (std::int64_t i = wb::global_thread_index(); i < n; i += wb::grid_thread_count()) "
-      "atomicAdd(reinterpret_cast<unsigned long long*>(&bins[static_cast<std::uint8_t>(in[i])]), 1ull);"}},
+      "for (std::int64_t i = wb::global_thread_index(); i < n; i += wb::grid_thread_count()) { one atomic add "
+      "per item }. The body is yours: the counter is the one of in[i]'s raw byte (histogram_table.cuh says why), "
+      "and CUDA's 64-bit atomicAdd takes an unsigned long long* (bins holds std::uint64_t). A plain += would lose "
+      "counts when two threads add at once: the check's race report names it."}},
     {6, "counting/6 privatized", "privatized histogram: per-thread shared counters, 16-byte loads (int8)",
      "PMPP §9.4-9.6 (privatization, coarsening); CUDA Handbook ch. 12 (bandwidth)",
      "block_histogram.cuh stage6_privatized.cu",

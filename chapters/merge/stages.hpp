@@ -26,9 +26,9 @@ inline constexpr std::array<wb::stage, 7> stages = {{
       "range. If B[j-1] >= A[i], B contributed too much: move j down. When neither test fires, i is the answer. "
       "The >= on B's side is the stable tie rule (A first).",
       "i = min(k, m), j = k - i, i_low = max(0, k - n), j_low = max(0, k - m). Loop: if (i > 0 && j < n && "
-      "A[i-1] > B[j]) { delta = (i - i_low + 1) / 2; j_low = j; i -= delta; j += delta; } else if (j > 0 && "
-      "i < m && B[j-1] >= A[i]) (M3: >=) { delta = (j - j_low + 1) / 2; i_low = i; i += delta; j -= delta; } "
-      "else return i (M2: return only here, after both tests failed)."}},
+      "A[i-1] > B[j]) { delta = (i - i_low + 1) / 2; j_low = j; i -= delta; j += delta; } else if (B's mirror "
+      "test, with >= for ties: M3) { B's mirror move } else return i (M2: return only here, after both tests "
+      "failed). The mirror branch is yours: swap the roles of A and B, of i and j."}},
     {2, "merge/2 basic", "basic kernel: one output slice per thread", "PMPP §12.5, Fig. 12.9",
      "output_ranges.cuh basic.cu",
      {"Give every thread an equal slice of the OUTPUT; co_rank tells it which input slices produce it, and "

@@ -1,5 +1,7 @@
 // The host side of stage 2 (included at the end of both tracks' brent_kung.cu): one block,
 // two shared values per thread.
+#include "trace_kernels.hpp"
+
 namespace scan::WB_TRACK {
 
 template <class T>
@@ -10,5 +12,6 @@ void scan_brent_kung(const T* in, T* out, std::int64_t n, const workspace&, cons
 }
 
 SCAN_INSTANTIATE_DEVICE_STAGE(scan_brent_kung)
+SCAN_REGISTER_TRACE_KERNEL(2, scan_brent_kung)  // --trace runs it too
 
 }  // namespace scan::WB_TRACK

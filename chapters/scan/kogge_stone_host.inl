@@ -1,5 +1,7 @@
 // The host side of stage 1 (included at the end of both tracks' kogge_stone.cu): one block,
 // one shared value per thread.
+#include "trace_kernels.hpp"
+
 namespace scan::WB_TRACK {
 
 template <class T>
@@ -10,5 +12,6 @@ void scan_kogge_stone(const T* in, T* out, std::int64_t n, const workspace&, con
 }
 
 SCAN_INSTANTIATE_DEVICE_STAGE(scan_kogge_stone)
+SCAN_REGISTER_TRACE_KERNEL(1, scan_kogge_stone)  // --trace runs it too
 
 }  // namespace scan::WB_TRACK

@@ -3,6 +3,7 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -10,6 +11,8 @@
 #include <fmt/format.h>
 
 #include "scan.hpp"
+#include "trace_kernels.hpp"
+#include "wb/check.hpp"
 
 namespace scan {
 
@@ -124,6 +127,46 @@ std::string header(std::size_t count, const char* what) {
 }
 }  // namespace
 
+// What each track's kernel of `stage` computes on `in` (one block of 32 threads, or more for
+// Brent-Kung's pairs): its outputs in a row under the steps, the wrong ones marked "!", or the
+// launch's failure (on the cpu backend with WB_CPU_RACECHECK=1, as wb trace runs it, a race is
+// named with its lines).
+template <class T>
+std::string kernel_rows(int stage, std::span<const T> in, const std::vector<T>& expected) {
+  std::string s;
+  const auto& kernels = trace_kernels<T>(stage);
+  if (kernels.empty() || in.empty()) return s;
+  config cfg;
+  cfg.block = 32;  // one block: every item of the trace fits (at most max_trace_items)
+  const auto n = static_cast<std::int64_t>(in.size());
+  s += fmt::format("the kernels of stage {} on this input (one block of {} threads), ! marks a wrong item:\n", stage,
+                   cfg.block);
+  for (const auto& [track, fn] : kernels) {
+    std::string line = fmt::format("{:<24}", track + " track");
+    try {
+      wb::device_buffer<T> d_in(std::vector<T>(in.begin(), in.end()));
+      wb::device_buffer<T> d_out(in.size());
+      d_out.fill_bytes(0xA5);
+      workspace_buffer<T> ws(n, cfg);
+      fn(d_in.data(), d_out.data(), n, ws.view(), cfg);
+      WB_CHECK(cudaDeviceSynchronize());
+      const std::vector<T> got = d_out.to_host();
+      int wrong = 0;
+      for (std::size_t i = 0; i < got.size(); ++i) {
+        const bool bad = std::memcmp(&got[i], &expected[i], sizeof(T)) != 0;
+        wrong += bad;
+        if constexpr (std::is_floating_point_v<T>) line += fmt::format(" {:>7}", fmt::format("{:g}{}", got[i], bad ? "!" : ""));
+        else line += fmt::format(" {:>7}", fmt::format("{}{}", got[i], bad ? "!" : ""));
+      }
+      line += wrong == 0 ? "   right" : fmt::format("   {} wrong", wrong);
+    } catch (const std::exception& e) {
+      line += std::string(" the launch failed: ") + e.what();
+    }
+    s += line + "\n";
+  }
+  return s;
+}
+
 template <class T>
 std::string trace_kogge_stone(std::span<const T> in) {
   // PMPP §11.2: thread i owns XY[i]; at stride s every thread i >= s adds XY[i - s], all
@@ -144,6 +187,7 @@ std::string trace_kogge_stone(std::span<const T> in) {
     s += row(fmt::format("stride {}", stride), xy, &changed);
   }
   s += fmt::format("{} additions for {} items (n log2 n - (n - 1) in general)\n", additions, xy.size());
+  s += kernel_rows<T>(1, in, xy);
   return s;
 }
 
@@ -183,8 +227,18 @@ std::string trace_brent_kung(std::span<const T> in) {
     s += row(fmt::format("down-sweep stride {}", stride), xy, &changed);
   }
   s += fmt::format("{} additions for {} items (at most 2n - 2 - log2 n in general)\n", additions, section);
+  s += kernel_rows<T>(2, in, std::vector<T>(xy.begin(), xy.begin() + static_cast<std::ptrdiff_t>(n)));
   return s;
 }
+
+template <class T>
+std::vector<std::pair<std::string, trace_stage_fn<T>>>& trace_kernels(int stage) {
+  static std::vector<std::pair<std::string, trace_stage_fn<T>>> kernels[3];
+  return kernels[stage == 2 ? 2 : 1];
+}
+template std::vector<std::pair<std::string, trace_stage_fn<std::int32_t>>>& trace_kernels<std::int32_t>(int);
+template std::vector<std::pair<std::string, trace_stage_fn<std::int64_t>>>& trace_kernels<std::int64_t>(int);
+template std::vector<std::pair<std::string, trace_stage_fn<float>>>& trace_kernels<float>(int);
 
 template std::string trace_kogge_stone<std::int32_t>(std::span<const std::int32_t>);
 template std::string trace_kogge_stone<std::int64_t>(std::span<const std::int64_t>);

@@ -24,8 +24,10 @@ inline constexpr std::array<wb::stage, 7> stages = {{
       "barrier before the next step reads.",
       "for base = 0; base < n; base += B: xy[t] = base+t < n ? in[base+t] : 0; __syncthreads(); for stride = 1; "
       "stride < B; stride *= 2 { T v = xy[t]; if (t >= stride) v = plus(xy[t-stride], v); __syncthreads(); xy[t] = "
-      "v; __syncthreads(); } write carry + xy[t] (exclusive: carry + xy[t-1], carry for t == 0); carry += xy[B-1]; "
-      "__syncthreads() before the next section overwrites xy."}},
+      "v; __syncthreads(); }. The end of the section is yours: each thread's output from the carry and xy "
+      "(inclusive, and exclusive: shifted by one), the carry for the next section, and the barrier that keeps the "
+      "next load from overwriting xy while others still read it. Add with plus: int32 sums wrap, and a plain + that "
+      "overflows is undefined (the check stops at it)."}},
     {2, "scan/2 brent-kung", "Brent-Kung, one block, two items a thread", "PMPP §11.4 (Brent & Kung 1982)",
      "brent_kung.cu",
      {"Brent-Kung builds a reduction tree (up-sweep) and then hands its partial sums forward (down-sweep): "

@@ -7,9 +7,11 @@
 // filled with the poison byte 0xA5 so that reading memory nobody wrote gives visible garbage.
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
 #include <map>
 #include <mutex>
 #include <new>
@@ -64,15 +66,23 @@ std::size_t host_bytes(int name) {
   return pages > 0 && page_size > 0 ? static_cast<std::size_t>(pages) * static_cast<std::size_t>(page_size) : 0;
 }
 
+// Whole pages (cudaMalloc promises 256-byte alignment), with a page before and a page after
+// that belong to no allocation: no other data shares a page with an allocation, so the race
+// check tells global memory from shared memory by the page, and it reports a kernel's access
+// past either end of an allocation (into the rest of its last page, or a guard page).
+constexpr std::size_t page_bytes = 4096;
+
+std::size_t rounded_bytes(std::size_t bytes) { return (std::max<std::size_t>(bytes, 1) + page_bytes - 1) / page_bytes * page_bytes; }
+
 void* allocate(std::size_t bytes, std::map<const unsigned char*, std::size_t>& map) {
-  // 256-byte alignment, as cudaMalloc guarantees.
-  std::size_t rounded = (bytes + 255) / 256 * 256;
-  void* p = std::aligned_alloc(256, rounded);
-  if (p == nullptr) return nullptr;
-  std::memset(p, poison_byte, rounded);
+  const std::size_t rounded = rounded_bytes(bytes);
+  auto* base = static_cast<unsigned char*>(std::aligned_alloc(page_bytes, rounded + 2 * page_bytes));
+  if (base == nullptr) return nullptr;
+  std::memset(base, poison_byte, rounded + 2 * page_bytes);
+  unsigned char* p = base + page_bytes;
   auto& table = allocations();
   std::lock_guard lock(table.mutex);
-  map[static_cast<const unsigned char*>(p)] = bytes;
+  map[p] = bytes;
   return p;
 }
 
@@ -88,7 +98,7 @@ cudaError_t release(void* ptr, std::map<const unsigned char*, std::size_t>& map,
     }
     map.erase(it);
   }
-  std::free(ptr);
+  std::free(static_cast<unsigned char*>(ptr) - page_bytes);
   return cudaSuccess;
 }
 
@@ -125,6 +135,48 @@ const cudaDeviceProp& emulated_properties() {
 }
 
 }  // namespace
+
+namespace detail {
+
+bool find_region(const void* ptr, region* out) {
+  auto& table = allocations();
+  std::lock_guard lock(table.mutex);
+  const auto* p = static_cast<const unsigned char*>(ptr);
+  for (const auto* map : {&table.device, &table.pinned}) {
+    // The allocation starting after p (p in its guard page before), and the one before.
+    auto next = map->upper_bound(p);
+    if (next != map->end() && p >= next->first - page_bytes) {
+      *out = {next->first, next->second, rounded_bytes(next->second)};
+      return true;
+    }
+    if (next == map->begin()) continue;
+    const auto at = std::prev(next);
+    if (p < at->first + rounded_bytes(at->second) + page_bytes) {
+      *out = {at->first, at->second, rounded_bytes(at->second)};
+      return true;
+    }
+  }
+  return false;
+}
+
+bool find_allocation(const void* ptr, std::size_t* offset, std::size_t* bytes) {
+  auto& table = allocations();
+  std::lock_guard lock(table.mutex);
+  for (const auto* map : {&table.device, &table.pinned}) {
+    const auto* p = static_cast<const unsigned char*>(ptr);
+    auto it = map->upper_bound(p);
+    if (it == map->begin()) continue;
+    --it;
+    if (p < it->first + it->second) {
+      *offset = static_cast<std::size_t>(p - it->first);
+      *bytes = it->second;
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace detail
 
 int sm_count() {
   unsigned n = std::thread::hardware_concurrency();

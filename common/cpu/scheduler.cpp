@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "internal.hpp"
+#include "race.hpp"
 #include "wb/cpu/emulation.hpp"
 
 namespace wb::cpu {
@@ -76,6 +77,7 @@ options options_from_environment() {
   if (const char* order = std::getenv("WB_CPU_BLOCK_ORDER")) o.blocks = parse_block_order(order);
   o.host_threads = static_cast<int>(env_long("WB_CPU_THREADS", 1, 1, 256));
   o.stack_bytes = static_cast<std::size_t>(env_long("WB_CPU_STACK_KB", 256, 16, 65536)) * 1024;
+  o.race_check = env_long("WB_CPU_RACECHECK", 0, 0, 1) != 0;
   return o;
 }
 
@@ -147,14 +149,49 @@ class stack_pool {
   std::vector<ctx::stack_context> free_;
 };
 
+thread_local ctx::stack_context t_last_stack;  // the stack the last fiber made got
+
 struct pooled_stack {
   stack_pool* pool;
-  ctx::stack_context allocate() { return pool->allocate(); }
+  ctx::stack_context allocate() { return t_last_stack = pool->allocate(); }
   void deallocate(ctx::stack_context& s) noexcept { pool->deallocate(s); }
 };
 
 thread_local block_state* t_block = nullptr;
 thread_local emulated_thread* t_thread = nullptr;
+thread_local bool t_race_check = false;  // the launch running on this OS thread is race-checked
+
+// Test mutations (set_mutation) and the synchronisation sites reached (sync_sites).
+mutation g_mutation;
+bool g_recording_sites = false;
+std::vector<std::string> g_sites;
+std::mutex g_sites_mutex;
+
+std::string site_key(const std::source_location& s) {
+  std::string file = s.file_name();
+  if (const auto slash = file.find_last_of('/'); slash != std::string::npos) file = file.substr(slash + 1);
+  return file + ":" + std::to_string(s.line()) + ":" + std::to_string(s.column());
+}
+
+// Records a __syncthreads()/__syncwarp() call site; true when the mutation skips it.
+bool skip_sync(const std::source_location& site) {
+  if (!g_recording_sites && g_mutation.skip_sync.empty()) return false;
+  const std::string key = site_key(site);
+  if (g_recording_sites) {
+    std::lock_guard lock(g_sites_mutex);
+    if (std::find(g_sites.begin(), g_sites.end(), key) == g_sites.end()) g_sites.push_back(key);
+  }
+  return key == g_mutation.skip_sync;
+}
+
+// The fiber of `t` runs from now on (null: the scheduler).
+void set_current(emulated_thread* t) {
+  t_thread = t;
+  if (t_race_check) race::switch_to(t != nullptr ? static_cast<int>(t->linear) : -1);
+}
+
+// A race the check found in the running block ends it, at a point where a fault may be thrown.
+void throw_if_race();
 thread_local std::unique_ptr<stack_pool> t_stacks;
 thread_local std::unique_ptr<block_state> t_block_storage;
 
@@ -276,9 +313,9 @@ void transfer(ctx::fiber& target, ctx::fiber* save_to) {
 void suspend(emulated_thread& t) {
   block_state& b = *t_block;
   emulated_thread* next = b.fault.empty() ? next_in_round(b) : nullptr;
-  t_thread = next;
+  set_current(next);
   transfer(next != nullptr ? next->fiber : b.scheduler, &t.fiber);
-  t_thread = &t;
+  set_current(&t);
 }
 
 // --- warp collectives --------------------------------------------------------------------------
@@ -286,6 +323,7 @@ void suspend(emulated_thread& t) {
 bool same_family(warp_op a, warp_op b) { return a == b; }
 
 void complete_warp_op(block_state& b, unsigned warp_base, unsigned mask) {
+  if (t_race_check) race::warp_synced(warp_base, mask);
   emulated_thread* lanes[32] = {};
   for (unsigned l = 0; l < 32; ++l) {
     if (mask >> l & 1u) lanes[l] = &b.threads[warp_base + l];
@@ -422,6 +460,7 @@ bool release_barrier(block_state& b) {
     t.barrier_result = result;
     t.state = thread_state::ready;
   }
+  if (t_race_check) race::barrier_released();
   return true;
 }
 
@@ -438,6 +477,7 @@ void run_block(block_state& b, const std::function<void()>& body, const options&
   if (!t_stacks || t_stacks->stack_bytes() != opt.stack_bytes) t_stacks = std::make_unique<stack_pool>(opt.stack_bytes);
   b.fault.clear();
   b.threads.resize(b.count);
+  if (t_race_check) race::block_begin(b.index, b.count, b.dynamic_shared, b.shared_storage.size());
   for (unsigned i = 0; i < b.count; ++i) {
     emulated_thread& t = b.threads[i];
     t = emulated_thread{};
@@ -446,6 +486,7 @@ void run_block(block_state& b, const std::function<void()>& body, const options&
     t.fiber = ctx::fiber(std::allocator_arg, pooled_stack{t_stacks.get()}, [&b, &t, &body](ctx::fiber&&) {
       try {
         body();
+        throw_if_race();
       } catch (const ctx::detail::forced_unwind&) {
         throw;
       } catch (const kernel_fault& f) {
@@ -456,9 +497,12 @@ void run_block(block_state& b, const std::function<void()>& body, const options&
       t.state = thread_state::exited;
       // Straight on to the next thread of the round; back to the scheduler after a fault.
       emulated_thread* next = b.fault.empty() ? next_in_round(b) : nullptr;
-      t_thread = next;
+      set_current(next);
       return std::move(next != nullptr ? next->fiber : b.scheduler);
     });
+    if (t_race_check) {
+      race::set_stack(i, static_cast<char*>(t_last_stack.sp) - t_last_stack.size, t_last_stack.sp);
+    }
   }
 
   std::uint64_t rng = opt.shuffle_seed * 0x2545F4914F6CDD1Dull + block_linear;
@@ -479,11 +523,12 @@ void run_block(block_state& b, const std::function<void()>& body, const options&
     }
     b.cursor = 0;
     emulated_thread* first = next_in_round(b);
-    t_thread = first;
+    set_current(first);
     transfer(first->fiber, &b.scheduler);  // returns when the round is over, or after a fault
-    t_thread = nullptr;
+    set_current(nullptr);
     if (!b.fault.empty()) break;
   }
+  if (b.fault.empty() && t_race_check && race::found()) b.fault = race::take_report();
   t_block = nullptr;
   // Unwind whatever is still suspended (only after a fault): destroying a fiber unwinds its stack.
   for (unsigned i = 0; i < b.count; ++i) b.threads[i].fiber = ctx::fiber{};
@@ -542,8 +587,37 @@ void fault(const std::string& message) {
   throw_fault(message);
 }
 
+void set_race_check(bool on) { current_options().race_check = on; }
+bool race_check() { return current_options().race_check; }
+
+void set_mutation(const mutation& m) { g_mutation = m; }
+std::vector<std::string> sync_sites() {
+  std::lock_guard lock(g_sites_mutex);
+  g_recording_sites = false;
+  return g_sites;
+}
+void clear_sync_sites() {
+  std::lock_guard lock(g_sites_mutex);
+  g_sites.clear();
+  g_recording_sites = true;
+}
+bool detail::plain_atomics() { return g_mutation.plain_atomics; }
+
+void thread_fence() {
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  if (t_race_check && t_thread != nullptr && !g_mutation.no_fences) race::fence();
+}
+
+namespace {
+void throw_if_race() {
+  if (t_race_check && race::found()) throw_fault(race::take_report());
+}
+}  // namespace
+
 int block_barrier(int kind, int predicate, std::source_location site) {
   emulated_thread& t = current_thread(barrier_name(kind));
+  throw_if_race();
+  if (kind == 0 && skip_sync(site)) return 0;
   t.state = thread_state::at_barrier;
   t.site = site;
   t.barrier_kind = kind;
@@ -555,6 +629,8 @@ int block_barrier(int kind, int predicate, std::source_location site) {
 std::uint64_t warp_collective(warp_op op, unsigned mask, std::uint64_t value, int arg, int width,
                               std::source_location site) {
   emulated_thread& t = current_thread(op_name(op));
+  throw_if_race();
+  if (op == warp_op::sync && skip_sync(site)) return 0;
   block_state& b = *t_block;
   const unsigned lane = t.linear % 32;
   const unsigned warp_base = t.linear - lane;
@@ -678,7 +754,16 @@ void launch_kernel(dim3 grid, dim3 block, std::size_t dynamic_shared_bytes, cons
   std::mutex failure_mutex;
   const int workers = static_cast<int>(std::min<std::uint64_t>(static_cast<std::uint64_t>(opt.host_threads), blocks));
   if (workers <= 1) {
-    run_range(next, failed, failure, failure_mutex);
+    t_race_check = race::launch_begin(blocks);
+    try {
+      run_range(next, failed, failure, failure_mutex);
+    } catch (...) {
+      race::launch_end();
+      t_race_check = false;
+      throw;
+    }
+    race::launch_end();
+    t_race_check = false;
   } else {
     std::vector<std::thread> pool;
     for (int w = 0; w < workers; ++w) {

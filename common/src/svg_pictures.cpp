@@ -53,9 +53,17 @@ std::string merge_path_svg(const merge_path_input& in) {
   if (!std::is_sorted(in.B.begin(), in.B.end())) throw std::invalid_argument("merge path: B is not sorted");
   for (const auto& s : in.thread_splits) check_split(s, m, n, "thread");
   for (const auto& s : in.block_splits) check_split(s, m, n, "block");
+  for (const auto& s : in.out_of_range) {
+    if (s.k < 0 || s.k > m + n) {
+      throw std::invalid_argument(fmt::format("merge path: out-of-range split k = {} is not an output rank of {} + {}", s.k, m, n));
+    }
+  }
 
   const std::string legend_path = fmt::format("path: {} steps (right: take A, down: take B)", m + n);
-  const std::string legend_marks = "dots: thread co-ranks, squares: block co-ranks, red: off the path";
+  const std::string legend_marks = in.out_of_range.empty()
+                                       ? "dots: thread co-ranks, squares: block co-ranks, red: off the path"
+                                       : "dots: thread co-ranks, squares: block co-ranks, red: off the path, "
+                                         "red cross: outside the grid";
   // wide enough for the grid and for the caption and legend lines (about 7.5 and 6.5 units a character)
   const double text_width = std::max(static_cast<double>(in.caption.size()) * 7.5,
                                      static_cast<double>(legend_marks.size()) * 6.5) + margin;
@@ -116,6 +124,24 @@ std::string merge_path_svg(const merge_path_input& in) {
     doc.circle(grid_x(s.i), grid_y(s.k - s.i), 4.5, attrs);
   }
   doc.end_group();
+
+  // Out of range: where the anti-diagonal i + j = k leaves the grid on the side i points to.
+  if (!in.out_of_range.empty()) doc.begin_group({{"class", "out-of-range-splits"}});
+  for (const auto& s : in.out_of_range) {
+    const std::int64_t low = std::max<std::int64_t>(0, s.k - n), high = std::min(s.k, m);
+    const std::int64_t i = std::clamp(s.i, low, high);
+    const double x = grid_x(i), y = grid_y(s.k - i);
+    const attributes cross = {{"class", "out-of-range"},
+                              {"data-k", fmt::format("{}", s.k)},
+                              {"data-i", fmt::format("{}", s.i)},
+                              {"stroke", "#d62728"},
+                              {"stroke-width", "2.5"}};
+    doc.line(x - 6, y - 6, x + 6, y + 6, cross);
+    doc.line(x - 6, y + 6, x + 6, y - 6, cross);
+    doc.text(x + 8, y - 6, fmt::format("co_rank({}) = {}", s.k, s.i),
+             {{"class", "out-of-range-label"}, {"font-family", "sans-serif"}, {"font-size", "10"}, {"fill", "#d62728"}});
+  }
+  if (!in.out_of_range.empty()) doc.end_group();
 
   doc.begin_group({{"class", "legend"}, {"font-family", "sans-serif"}, {"font-size", "11"}});
   doc.text(margin / 2, grid_y(n) + 22, legend_path);

@@ -96,6 +96,11 @@ bool register_stages(std::span<const wb::stage> stages) {
   return true;
 }
 
+std::string wb_command() {
+  const char* command = std::getenv("WB_COMMAND");
+  return command != nullptr && *command != '\0' ? command : "./wb";
+}
+
 bool gpu_present() {
   if constexpr (wb::backend_is_cuda) {
     return wb::gpu_available();
@@ -127,8 +132,7 @@ struct run_record {
 
   std::string current_case;
   std::vector<std::string> subcases;
-  bool have_failure = false;
-  std::string first_failure;  // one line for people
+  bool case_failure = false;  // the current test case has reported its first failure
 
   int report_fd = -1;  // --wb-progress child: the pipe to the parent
 };
@@ -227,10 +231,10 @@ std::string case_path() {
   return out;
 }
 
+// The first failure of each test case goes to the parent (which picks the one to show).
 void record_failure(const std::string& message, const failure_parts& parts) {
-  if (g_record.have_failure) return;
-  g_record.have_failure = true;
-  g_record.first_failure = message;
+  if (g_record.case_failure) return;
+  g_record.case_failure = true;
   report_line('F', message);
   report_line('W', parts.where);
   report_line('X', parts.check);
@@ -250,6 +254,7 @@ struct wb_listener : doctest::IReporter {
   void test_case_start(const doctest::TestCaseData& tc) override {
     g_record.current_case = tc.m_name;
     g_record.subcases.clear();
+    g_record.case_failure = false;
     report_line('C', tc.m_name);
   }
   void test_case_reenter(const doctest::TestCaseData&) override { g_record.subcases.clear(); }
@@ -266,7 +271,7 @@ struct wb_listener : doctest::IReporter {
     if (!g_record.subcases.empty()) g_record.subcases.pop_back();
   }
   void log_assert(const doctest::AssertData& a) override {
-    if (!a.m_failed || g_record.have_failure) return;
+    if (!a.m_failed || g_record.case_failure) return;
     using namespace doctest::assertType;
     std::string what;
     const bool throws_kind = (a.m_at & (is_throws | is_throws_as | is_throws_with)) != 0;
@@ -411,18 +416,44 @@ bool machine_readable_stdout(const std::vector<std::string>& args) {
 // ---------------------------------------------------------------------------------------
 enum class stage_status { pass, fail, crashed, hung, skipped, empty };
 
+// The first failure of one test case.
+struct case_failure {
+  std::string message;  // in one line
+  // in pieces (see failure_parts), for --wb-report
+  std::string where;
+  std::string check;
+  std::vector<std::string> contexts;
+  std::string failed_case;  // test case / subcase
+};
+
 struct stage_result {
   stage_status status = stage_status::empty;
   int passed = 0;
   int failed = 0;
   int skipped = 0;
-  std::string message;  // first failure, or why it crashed / hung
-  // The first failure in pieces (see failure_parts), for --wb-report.
+  std::string message;  // the failure shown, or why it crashed / hung
+  // The failure shown in pieces (see failure_parts), for --wb-report: a named pitfall's when
+  // one failed, else the first.
   std::string where;
   std::string check;
   std::vector<std::string> contexts;
   std::string failed_case;
+  std::vector<std::string> failed_cases;  // every failing test case, named pitfalls first
+  std::vector<std::string> output;        // the last lines the stage's code printed (kernel printf)
 };
+
+// A test case named after a pitfall: a defect id ("M7: ...", "SO1: ...", "R6 (new): ...") or
+// a race the chapter teaches ("race: ..."). Its failure says what is wrong most directly.
+bool names_a_pitfall(const std::string& name) {
+  std::size_t i = name.rfind("[gpu] ", 0) == 0 ? 6 : 0;
+  if (name.compare(i, 5, "race:") == 0) return true;
+  const std::size_t letters = i;
+  while (i < name.size() && std::isupper(static_cast<unsigned char>(name[i]))) ++i;
+  if (i == letters || i - letters > 3) return false;
+  const std::size_t digits = i;
+  while (i < name.size() && std::isdigit(static_cast<unsigned char>(name[i]))) ++i;
+  return i > digits && (i == name.size() || name[i] == ':' || name[i] == ' ');
+}
 
 // Natural order: "merge/2 x" before "merge/10 y".
 bool natural_less(const std::string& a, const std::string& b) {
@@ -509,11 +540,13 @@ stage_result run_stage(const std::vector<std::string>& args, const wb::testing::
 
   stage_result result;
   std::string report_buffer;
-  std::string output;  // the child's stdout/stderr, last few KiB (shown when it dies)
+  std::string output;  // the child's stdout/stderr, last few KiB (shown when it fails)
   std::string current_case;  // the last test case started
   bool case_open = false;    // ... and not finished: a hang or crash happened inside it
   bool done = false;
   bool hung = false;
+  std::vector<case_failure> failures;  // the first failure of each failing case, in order
+  std::vector<std::string> failing;    // the failing cases, in order
 
   auto handle_line = [&](const std::string& line) {
     if (line.empty()) return;
@@ -522,12 +555,16 @@ stage_result run_stage(const std::vector<std::string>& args, const wb::testing::
     switch (kind) {
       case 'D': done = true; break;
       case 'C': current_case = payload; case_open = true; break;
-      case 'E': (payload == "1" ? result.passed : result.failed) += 1; case_open = false; break;
-      case 'F': if (result.message.empty()) result.message = payload; break;
-      case 'W': if (result.where.empty()) result.where = payload; break;
-      case 'X': if (result.check.empty()) result.check = payload; break;
-      case 'K': result.contexts.push_back(payload); break;
-      case 'P': if (result.failed_case.empty()) result.failed_case = payload; break;
+      case 'E':
+        (payload == "1" ? result.passed : result.failed) += 1;
+        if (payload != "1") failing.push_back(current_case);
+        case_open = false;
+        break;
+      case 'F': failures.push_back({payload, {}, {}, {}, {}}); break;
+      case 'W': if (!failures.empty()) failures.back().where = payload; break;
+      case 'X': if (!failures.empty()) failures.back().check = payload; break;
+      case 'K': if (!failures.empty()) failures.back().contexts.push_back(payload); break;
+      case 'P': if (!failures.empty()) failures.back().failed_case = payload; break;
       case 'S': result.skipped += 1; break;
       default: break;
     }
@@ -576,6 +613,34 @@ stage_result run_stage(const std::vector<std::string>& args, const wb::testing::
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
 
+  // The failure to show: a named pitfall's, else the first. Every failing case is listed,
+  // named pitfalls first (a crash or a hang ends the case it happened in). When the race check
+  // stopped a launch, the stage's race: case comes first: every case that runs the stage fails
+  // on the same race, and that case is the one that names it.
+  if (case_open) failing.push_back(current_case);
+  const bool raced = std::any_of(failures.begin(), failures.end(), [](const case_failure& f) {
+    return f.message.find("data race on ") != std::string::npos || f.check.find("data race on ") != std::string::npos;
+  });
+  const auto rank = [raced](const std::string& name) {
+    if (raced && name.rfind("race:", 0) == 0) return 0;
+    return names_a_pitfall(name) ? 1 : 2;
+  };
+  const auto case_rank = [&rank](const case_failure& f) { return rank(f.failed_case.substr(0, f.failed_case.find(" / "))); };
+  const auto shown = std::min_element(failures.begin(), failures.end(), [&case_rank](const case_failure& a, const case_failure& b) {
+    return case_rank(a) < case_rank(b);
+  });
+  if (!failures.empty()) {
+    const case_failure& f = *shown;
+    result.message = f.message;
+    result.where = f.where;
+    result.check = f.check;
+    result.contexts = f.contexts;
+    result.failed_case = f.failed_case;
+  }
+  std::stable_sort(failing.begin(), failing.end(),
+                   [&rank](const std::string& a, const std::string& b) { return rank(a) < rank(b); });
+  result.failed_cases = failing;
+
   const std::string in_case = current_case.empty() ? "" : fmt::format(" in test case \"{}\"", current_case);
   const std::string output_tail = last_line(output).empty() ? "" : " — last output: " + last_line(output);
   // doctest reports a crash it catches (and ends the test case) before the process dies.
@@ -604,6 +669,15 @@ stage_result run_stage(const std::vector<std::string>& args, const wb::testing::
     result.status = stage_status::skipped;
   } else {
     result.status = stage_status::empty;
+  }
+  // What the stage's code printed (a kernel's printf), the last lines, when it did not pass.
+  if (result.status != stage_status::pass && result.status != stage_status::skipped) {
+    std::istringstream lines(output);
+    for (std::string line; std::getline(lines, line);) {
+      if (!line.empty() && line.back() == '\r') line.pop_back();
+      result.output.push_back(line);
+    }
+    if (result.output.size() > 30) result.output.erase(result.output.begin(), result.output.end() - 30);
   }
   return result;
 }
@@ -635,7 +709,10 @@ const char* status_word(stage_status status) {
 //   check    the check and what it found             context repeats, outermost first: the
 //   context  an INFO context, e.g. the sizes         INFO lines, then a CHECK_MESSAGE's text)
 //   case     test case / subcase
+//   failed   a failing test case (one line each; named pitfalls first: M7, SO1, race: ...)
+//   output   a line the stage's code printed (the last 30, when it did not pass)
 //   end
+// The failure in pieces is a named pitfall's when one of those failed, else the first.
 void print_machine_report(const wb::testing::stage_info& stage, const stage_result& r) {
   const auto field = [](const char* key, const std::string& value) {
     std::string clean = value;
@@ -652,6 +729,8 @@ void print_machine_report(const wb::testing::stage_info& stage, const stage_resu
   if (!r.check.empty()) field("check", r.check);
   for (const auto& c : r.contexts) field("context", c);
   if (!r.failed_case.empty()) field("case", r.failed_case);
+  for (const auto& c : r.failed_cases) field("failed", c);
+  for (const auto& line : r.output) field("output", line);
   std::printf("end\n");
   std::fflush(stdout);
 }
@@ -835,6 +914,12 @@ int main(int argc, char** argv) {
   if (progress && args.size() > 1) {
     wb::testing::usage_exit(fmt::format("--wb-progress runs whole stages and takes no doctest options (got '{}')", args[1]));
   }
+
+#if defined(WB_BACKEND_CPU)
+  // Checks run with the emulator's race check (common/CPU-BACKEND.md) unless WB_CPU_RACECHECK
+  // says otherwise: a race fails its test case, whatever the scheduling order.
+  if (std::getenv("WB_CPU_RACECHECK") == nullptr) wb::cpu::set_race_check(true);
+#endif
 
   std::string program = argc > 0 ? argv[0] : "tests";
   if (const auto slash = program.rfind('/'); slash != std::string::npos) program = program.substr(slash + 1);

@@ -129,8 +129,15 @@ expect_run("only one stage, reported for wb" 0
            "stage${tab}demo/1${tab}fail${tab}1${tab}1${tab}0\nsuite${tab}demo/1 fail\n"
            "where${tab}common/tests/progress_demo.cpp:"
            "context${tab}at index 3: expected 7, got 8\n"
-           "case${tab}demo/1: fails\nend\n"
+           "case${tab}demo/1: fails\nfailed${tab}demo/1: fails\nend\n"
   NOT_CONTAINS "demo/2" "demo/10" "test seed" "passed,")
+expect_run("a named pitfall's failure first, every failing case, the code's output" 0
+  ARGS --wb-progress --wb-report --wb-only=demo/6
+  CONTAINS "stage${tab}demo/6${tab}fail${tab}1${tab}2${tab}0\n"
+           "context${tab}input: A = [1, 3], B = [2]\n"
+           "case${tab}X1: the named pitfall\n"
+           "failed${tab}X1: the named pitfall\nfailed${tab}demo/6: an ordinary check\n"
+           "output${tab}what the code printed\n")
 expect_run("a report of a crash and a hang" 0
   ARGS --wb-progress --wb-report --wb-only=demo/3,demo/4 ENVIRONMENT WB_STAGE_TIMEOUT=2
   CONTAINS "stage${tab}demo/3${tab}crashed${tab}0${tab}1${tab}0\nsuite${tab}demo/3 crash\nmessage${tab}crashed (signal 6"

@@ -3,6 +3,7 @@
 // WB_DEMO=failing registers only the failing stages, WB_DEMO=passing only the passing ones,
 // WB_DEMO=none none at all.
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -23,6 +24,7 @@ constexpr stage_info all_stages[] = {
     {"demo/3 crash", "crashing stage", "demo §3", "hint three"},
     {"demo/4 hang", "hanging stage", "demo §4", "hint four"},
     {"demo/5 gpu only", "GPU-only stage", "demo §5", "hint five"},
+    {"demo/6 pitfall", "a stage whose named pitfall fails second", "demo §6", "hint six"},
 };
 
 bool register_demo_stages() {
@@ -74,6 +76,18 @@ TEST_SUITE("demo/4 hang") {
 
 TEST_SUITE("demo/5 gpu only") {
   WB_GPU_TEST_CASE("needs a GPU") { CHECK(wb::testing::gpu_present()); }
+}
+
+TEST_SUITE("demo/6 pitfall") {
+  TEST_CASE("demo/6: an ordinary check") {
+    std::printf("what the code printed\n");  // as a kernel's printf would
+    CHECK(1 + 1 == 3);
+  }
+  TEST_CASE("X1: the named pitfall") {
+    INFO("input: A = [1, 3], B = [2]");
+    CHECK(2 + 2 == 5);
+  }
+  TEST_CASE("demo/6: passes") { CHECK(true); }
 }
 
 TEST_SUITE("demo/10 natural order") {

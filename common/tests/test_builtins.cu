@@ -28,6 +28,14 @@ struct order_scope {
 };
 const char* const all_orders[] = {"in-order", "reverse", "shuffle:1", "shuffle:2"};
 
+// Runs a check with the race check on or off (test_race_check.cu checks the check itself;
+// here a racy kernel shows what the scheduling order does to it).
+struct race_check_scope {
+  bool saved = wb::cpu::race_check();
+  explicit race_check_scope(bool on) { wb::cpu::set_race_check(on); }
+  ~race_check_scope() { wb::cpu::set_race_check(saved); }
+};
+
 // Launch a kernel expected to fail; return the error text.
 std::string launch_error_text() {
   cudaError_t e = cudaGetLastError();
@@ -216,7 +224,7 @@ __global__ void big_static_plus_dynamic(int* out) {
   for (unsigned i = t; i < 10u * 1024; i += blockDim.x) fixed[i] = static_cast<int>(i);
   for (unsigned i = t; i < 4u * 1024; i += blockDim.x) extra[i] = static_cast<int>(2 * i);
   __syncthreads();
-  if (t == 0) out[0] = fixed[10 * 1024 - 1] + extra[4 * 1024 - 1];
+  if (t == 0) out[blockIdx.x] = fixed[10 * 1024 - 1] + extra[4 * 1024 - 1];
 }
 
 // --- integer intrinsics ----------------------------------------------------------------------
@@ -345,6 +353,11 @@ TEST_CASE("a missing __syncthreads gives wrong results under some order") {
   std::vector<int> in(block);
   std::iota(in.begin(), in.end(), 1);
   wb::device_buffer<int> d_in(in), d_out(in.size());
+  // With the race check (the test binaries' default) the launch fails, whatever the order.
+  CHECK_THROWS_WITH_AS(
+      wb::launch({dim3(1), dim3(block), block * sizeof(int)}, reverse_in_block<false>, d_in.data(), d_out.data()),
+      doctest::Contains("data race on shared memory"), wb::cuda_error);
+  race_check_scope unchecked(false);
   int orders_wrong = 0;
   for (const char* order : all_orders) {
     order_scope scope(order);
@@ -505,6 +518,9 @@ TEST_CASE("R3: the warp-synchronous tail needs __syncwarp") {
 #if defined(WB_BACKEND_CPU)
   }
   // As printed: relies on lock-step warps, which independent thread scheduling does not give.
+  CHECK_THROWS_WITH_AS(wb::launch({dim3(1), dim3(64), 64 * sizeof(int)}, last_warp_sum<false>, d_in.data(), d_out.data()),
+                       doctest::Contains("no __syncwarp() in their warp"), wb::cuda_error);
+  race_check_scope unchecked(false);
   order_scope scope("reverse");
   wb::launch({dim3(1), dim3(64), 64 * sizeof(int)}, last_warp_sum<false>, d_in.data(), d_out.data());
   CHECK(d_out.to_host()[0] != expected);
@@ -550,9 +566,10 @@ TEST_CASE("atomicAnd, atomicDec, 64-bit atomicMin/Max, atomicExch on float") {
 }
 
 TEST_CASE("static plus dynamic shared memory past 48 KiB launches") {
-  wb::device_buffer<int> out(1);
+  wb::device_buffer<int> out(2);
   wb::launch({dim3(2), dim3(256), 16 * 1024}, big_static_plus_dynamic, out.data());
   CHECK(out.to_host()[0] == (10 * 1024 - 1) + 2 * (4 * 1024 - 1));
+  CHECK(out.to_host()[1] == (10 * 1024 - 1) + 2 * (4 * 1024 - 1));
 }
 
 TEST_CASE("integer intrinsics: __byte_perm, __umul64hi, __umulhi, __popc, __clz, __brev") {
@@ -712,7 +729,8 @@ TEST_CASE("cost: a block of 1024 threads passing 10 barriers") {
   for (int r = 0; r < reps; ++r) wb::launch({dim3(1), dim3(1024)}, many_barriers, 10, out.data());
   const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count() / reps;
   CHECK(out.to_host()[0] == 9);
-  MESSAGE("1024 threads x 20 barriers (10 rounds): " << ms << " ms per block (emulated)");
+  MESSAGE("1024 threads x 20 barriers (10 rounds): " << ms << " ms per block (emulated, race check "
+                                                      << std::string(wb::cpu::race_check() ? "on" : "off") << ")");
   CHECK(ms < 50.0);  // generous: guards against a pathological regression, not a benchmark
 }
 #endif

@@ -15,7 +15,8 @@ template <class T>
 __global__ void kogge_stone_kernel(const T* in, T* out, std::int64_t n, bool exclusive) {
   // TODO(scan/1): scan each section of blockDim.x items with Kogge-Stone's doubling strides
   // (PMPP §11.2), every thread reading before any writes (S1), and write carry + the section's
-  // scan (exclusive: shifted by one); carry the section's total to the next section.
+  // scan (exclusive: shifted by one); carry the section's total to the next section. Add with
+  // plus(a, b) (scan.hpp): int32 sums wrap modulo 2^32, where a plain + on int is undefined.
 }
 
 }  // namespace scan::WB_TRACK

@@ -51,7 +51,7 @@ __device__ void spill_one(ht::table_view<Count> spill, unsigned long long h, uns
   if (u == ht::empty_key) {
     atomicAdd(&state->sentinel_count, static_cast<unsigned long long>(count));
   } else if (!ht::insert(spill, u, static_cast<Count>(count))) {
-    state->overflow = 1;
+    atomicExch(&state->overflow, 1ull);  // a flag other threads read while it is set: an atomic store
   }
 }
 

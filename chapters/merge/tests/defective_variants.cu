@@ -294,9 +294,9 @@ __global__ void merge_circular_kernel(circular_defect defect, const K* A, std::i
         tile_size - B_kept, (defect == circular_defect::M9_B_length_typo ? A_length : B_length)  // DEFECT M9
                                 - B_loaded));
     for (int i = threadIdx.x; i < A_new; i += blockDim.x) {
-      if (defect == circular_defect::M9_refill_from_consumed) {  // DEFECT M9 (002): reads from A_consumed
+      if (defect == circular_defect::M9_refill_from_consumed) {  // DEFECT M9 (translation): reads from A_consumed
         A_S[circular_slot(A_S_start, A_kept + i, tile_size)] = A[A_curr + A_consumed + i];
-      } else if (defect == circular_defect::M9_overwrite_kept) {  // DEFECT M9 (003): writes over the kept ones
+      } else if (defect == circular_defect::M9_overwrite_kept) {  // DEFECT M9 (3rd ed.): writes over the kept ones
         A_S[circular_slot(A_S_start, i, tile_size)] = A[A_curr + A_consumed + i];
       } else {
         A_S[circular_slot(A_S_start, A_kept + i, tile_size)] = A[A_curr + A_loaded + i];

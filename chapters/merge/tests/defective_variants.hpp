@@ -72,9 +72,9 @@ void merge_tiled(tiled_defect defect, const problem<std::int32_t>& device, int g
 
 enum class circular_defect {
   none,
-  M9_refill_from_consumed,  // new elements read from A_consumed (002), not from A_loaded
-  M9_overwrite_kept,        // new elements written at A_S_start + i, over the kept ones (003)
-  M9_B_length_typo,         // B_loaded grows by min(.., A_length - B_loaded) (002's note)
+  M9_refill_from_consumed,  // new elements read from A_consumed (translation), not from A_loaded
+  M9_overwrite_kept,        // new elements written at A_S_start + i, over the kept ones (3rd ed.)
+  M9_B_length_typo,         // B_loaded grows by min(.., A_length - B_loaded) (the translation's note)
 };
 void merge_circular(circular_defect defect, const problem<std::int32_t>& device, int grid, int block, int tile_size);
 

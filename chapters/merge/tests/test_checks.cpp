@@ -19,6 +19,13 @@ std::vector<std::int64_t> reference_co_ranks(const std::vector<K>& A, const std:
   return i_of_k;
 }
 
+// "1,3,5": an array as the chapter executable's --a and --b take it.
+std::string comma_list(const std::vector<std::int32_t>& v) {
+  std::string out;
+  for (std::size_t x = 0; x < v.size(); ++x) out += (x > 0 ? "," : "") + std::to_string(v[x]);
+  return out;
+}
+
 }  // namespace
 
 TEST_SUITE("merge/0 sequential") {
@@ -68,10 +75,17 @@ TEST_SUITE("merge/1 co-rank") {
 
   TEST_CASE("every k of many small arrays: the stable split, monotone in k") {
     wb::gen::rng rng(wb::testing::seed(11));
+    // Smallest inputs first: the first failure is the smallest input that fails.
+    std::vector<std::pair<std::vector<std::int32_t>, std::vector<std::int32_t>>> inputs;
     for (int round = 0; round < 3000; ++round) {
       const auto distinct = static_cast<std::int32_t>(1 + rng.below(4));
-      const auto A = small_sorted(rng, static_cast<std::int64_t>(rng.below(10)), distinct);
-      const auto B = small_sorted(rng, static_cast<std::int64_t>(rng.below(10)), distinct);
+      auto A = small_sorted(rng, static_cast<std::int64_t>(rng.below(10)), distinct);
+      auto B = small_sorted(rng, static_cast<std::int64_t>(rng.below(10)), distinct);
+      inputs.emplace_back(std::move(A), std::move(B));
+    }
+    std::stable_sort(inputs.begin(), inputs.end(),
+                     [](const auto& x, const auto& y) { return x.first.size() + x.second.size() < y.first.size() + y.second.size(); });
+    for (const auto& [A, B] : inputs) {
       const auto m = static_cast<std::int64_t>(A.size());
       const auto n = static_cast<std::int64_t>(B.size());
       const auto expected = reference_co_ranks(A, B);
@@ -79,7 +93,13 @@ TEST_SUITE("merge/1 co-rank") {
       for (std::int64_t k = 0; k <= m + n; ++k) {
         const std::int64_t i = track::co_rank_host<std::int32_t>(k, A.data(), m, B.data(), n);
         const std::int64_t j = k - i;
-        INFO("round " << round << ", m=" << m << ", n=" << n << ", k=" << k << ", i=" << i);
+        INFO("A = " << wb::testing::values_text(A) << " (m=" << m << "), B = " << wb::testing::values_text(B) << " (n=" << n
+                    << "): co_rank(k=" << k << ") returned i=" << i << ", the stable split is i="
+                    << expected[static_cast<std::size_t>(k)]
+                    << (A.empty() || B.empty() ? std::string()
+                                               : " (watch it search: " + wb::testing::wb_command() +
+                                                     " trace merge --a " + comma_list(A) + " --b " + comma_list(B) +
+                                                     ")"));
         REQUIRE(i == expected[static_cast<std::size_t>(k)]);
         REQUIRE((i == previous || i == previous + 1));  // monotone: each output from A or from B
         // the stable split: A[i-1] <= B[j] and B[j-1] < A[i]

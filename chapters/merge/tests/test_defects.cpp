@@ -4,6 +4,7 @@
 
 #include "defective_variants.hpp"
 #include "test_support.hpp"
+#include "wb/race_check.hpp"
 
 using namespace merge;
 using namespace merge::testing;
@@ -51,20 +52,32 @@ merged<std::int32_t> run_defective_basic(defective::basic_defect d, const std::v
   wb::device_buffer<value_t> d_A_val(tag_values(m, 0)), d_B_val(tag_values(n, 1'000'000'000)), d_C_val(A.size() + B.size());
   d_C.fill_bytes(output_poison);
   d_C_val.fill_bytes(output_poison);
-  defective::merge_basic(d, {d_A.data(), m, d_B.data(), n, d_C.data(), d_A_val.data(), d_B_val.data(), d_C_val.data()},
-                         grid, block);
-  WB_CHECK(cudaDeviceSynchronize());
+  // A strict co-rank (M3) makes neighbouring threads write the same outputs: the cpu backend's
+  // race check stops such a launch, and there is no output.
+  const bool raced = wb::testing::race_reported([&] {
+    defective::merge_basic(d, {d_A.data(), m, d_B.data(), n, d_C.data(), d_A_val.data(), d_B_val.data(), d_C_val.data()},
+                           grid, block);
+    WB_CHECK(cudaDeviceSynchronize());
+  });
+  if (raced) return {};
   return {d_C.to_host(), d_C_val.to_host()};
 }
 
+// The variant's output; none when the cpu backend's race check stopped it (its report in *race).
 std::vector<std::int32_t> run_defective_tiled(defective::tiled_defect d, const std::vector<std::int32_t>& A,
-                                              const std::vector<std::int32_t>& B, int grid, int block, int tile) {
+                                              const std::vector<std::int32_t>& B, int grid, int block, int tile,
+                                              std::string* race = nullptr) {
   wb::device_buffer<std::int32_t> d_A(A), d_B(B), d_C(A.size() + B.size());
   d_C.fill_bytes(output_poison);
-  defective::merge_tiled(d, {d_A.data(), static_cast<std::int64_t>(A.size()), d_B.data(),
-                             static_cast<std::int64_t>(B.size()), d_C.data()},
-                         grid, block, tile);
-  WB_CHECK(cudaDeviceSynchronize());
+  const bool raced = wb::testing::race_reported(
+      [&] {
+        defective::merge_tiled(d, {d_A.data(), static_cast<std::int64_t>(A.size()), d_B.data(),
+                                   static_cast<std::int64_t>(B.size()), d_C.data()},
+                               grid, block, tile);
+        WB_CHECK(cudaDeviceSynchronize());
+      },
+      race);
+  if (raced) return {};
   return d_C.to_host();
 }
 
@@ -93,14 +106,19 @@ std::pair<std::vector<std::int32_t>, std::vector<std::int32_t>> evens_and_odds(i
   return {A, B};
 }
 
+// The variant's output; none when the cpu backend's race check stopped it (M9's wrong
+// refills make two threads write one output).
 std::vector<std::int32_t> run_defective_circular(defective::circular_defect d, const std::vector<std::int32_t>& A,
                                                  const std::vector<std::int32_t>& B, int grid, int block, int tile) {
   wb::device_buffer<std::int32_t> d_A(A), d_B(B), d_C(A.size() + B.size());
   d_C.fill_bytes(output_poison);
-  defective::merge_circular(d, {d_A.data(), static_cast<std::int64_t>(A.size()), d_B.data(),
-                                static_cast<std::int64_t>(B.size()), d_C.data()},
-                            grid, block, tile);
-  WB_CHECK(cudaDeviceSynchronize());
+  const bool raced = wb::testing::race_reported([&] {
+    defective::merge_circular(d, {d_A.data(), static_cast<std::int64_t>(A.size()), d_B.data(),
+                                  static_cast<std::int64_t>(B.size()), d_C.data()},
+                              grid, block, tile);
+    WB_CHECK(cudaDeviceSynchronize());
+  });
+  if (raced) return {};
   return d_C.to_host();
 }
 
@@ -153,6 +171,8 @@ TEST_SUITE("merge/1 co-rank") {
     int defective_keys_wrong = 0;
     int defective_non_monotone = 0;
     int fixed_wrong = 0;
+    std::string smallest_wrong;  // this track's smallest failing input, in full
+    std::size_t smallest_size = 0;
     const int rounds = 2000;
     for (int round = 0; round < rounds; ++round) {
       const auto distinct = static_cast<std::int32_t>(1 + rng.below(4));
@@ -169,7 +189,22 @@ TEST_SUITE("merge/1 co-rank") {
       const auto by_fixed = merge_by_co_ranks(A, B, fixed);
       defective_wrong += by_strict.C != expected.C || by_strict.C_val != expected.C_val;
       defective_keys_wrong += by_strict.C != expected.C;
-      fixed_wrong += by_fixed.C != expected.C || by_fixed.C_val != expected.C_val;
+      if (by_fixed.C != expected.C || by_fixed.C_val != expected.C_val) {
+        ++fixed_wrong;
+        if (smallest_wrong.empty() || A.size() + B.size() < smallest_size) {
+          smallest_size = A.size() + B.size();
+          std::string co_ranks;
+          for (std::int64_t k = 0; k <= m + n; ++k) co_ranks += (k > 0 ? " " : "") + std::to_string(fixed(k));
+          std::string right;
+          for (std::int64_t k = 0; k <= m + n; ++k) {
+            right += (k > 0 ? " " : "") + std::to_string(defective::co_rank(defective::co_rank_defect::none, k, A.data(), m,
+                                                                            B.data(), n));
+          }
+          smallest_wrong = "A = " + wb::testing::values_text(A) + ", B = " + wb::testing::values_text(B) +
+                           ": your co_rank(k) for k = 0.." + std::to_string(m + n) + " is " + co_ranks +
+                           ", the stable split is " + right;
+        }
+      }
       for (std::int64_t k = 0; k < m + n; ++k) {
         const std::int64_t step = strict(k + 1) - strict(k);
         if (step != 0 && step != 1) {
@@ -183,6 +218,7 @@ TEST_SUITE("merge/1 co-rank") {
                            << defective_keys_wrong << ")");
     CHECK(defective_non_monotone > 0);
     CHECK(defective_wrong > 0);
+    INFO("the smallest input your co_rank merges wrong: " << smallest_wrong);
     CHECK(fixed_wrong == 0);
   }
 }
@@ -290,8 +326,12 @@ TEST_SUITE("merge/3 tiled") {
     under_fixed_orders([&](const char* order) {
       INFO("scheduling order " << order);
       CHECK(run_defective_tiled(defective::tiled_defect::none, A, B, 2, 4, 8) == expected);
-      CHECK_MESSAGE(run_defective_tiled(defective::tiled_defect::M7_no_end_barrier, A, B, 2, 4, 8) != expected,
+      std::string race;
+      CHECK_MESSAGE(run_defective_tiled(defective::tiled_defect::M7_no_end_barrier, A, B, 2, 4, 8, &race) != expected,
                     "M7: without the barrier the next tile's load overwrites what other threads still merge");
+      // The cpu backend's race check names it, whatever the order: a shared-memory write and
+      // another thread's read with no barrier between.
+      if (wb::testing::race_check_active()) CHECK(race.find("data race on shared memory") != std::string::npos);
     });
   }
 
@@ -303,8 +343,10 @@ TEST_SUITE("merge/3 tiled") {
     under_fixed_orders([&](const char* order) {
       INFO("scheduling order " << order);
       CHECK(run_defective_tiled(defective::tiled_defect::none, A, B, 4, 4, 8) == expected);
-      CHECK_MESSAGE(run_defective_tiled(defective::tiled_defect::M8_co_ranks_in_tile, A, B, 4, 4, 8) != expected,
+      std::string race;
+      CHECK_MESSAGE(run_defective_tiled(defective::tiled_defect::M8_co_ranks_in_tile, A, B, 4, 4, 8, &race) != expected,
                     "M8: a thread reads a tile element as its block's co-rank");
+      if (wb::testing::race_check_active()) CHECK(race.find("data race on shared memory") != std::string::npos);
     });
   }
 
@@ -360,7 +402,7 @@ TEST_SUITE("merge/4 circular") {
     const auto B = sorted_keys<std::int32_t>(39, distribution::uniform, seed, 1);
     const auto expected = reference(A, B, false).C;
     check_case(4, A, B, false, {4, 8, 0, 2}, "2 blocks x 4 threads, tile 8");
-    // B's refill count from A_length (002's note): few A elements, many B elements.
+    // B's refill count from A_length (the translation's note): few A elements, many B elements.
     const auto A_few = sorted_keys<std::int32_t>(3, distribution::uniform, seed + 1, 0);
     const auto B_many = sorted_keys<std::int32_t>(100, distribution::uniform, seed + 1, 1);
     const auto expected_few = reference(A_few, B_many, false).C;
@@ -368,12 +410,12 @@ TEST_SUITE("merge/4 circular") {
     if (!defective_kernels_run) return;
     CHECK(run_defective_circular(defective::circular_defect::none, A, B, 2, 4, 8) == expected);
     CHECK_MESSAGE(run_defective_circular(defective::circular_defect::M9_refill_from_consumed, A, B, 2, 4, 8) != expected,
-                  "M9 (002): refilling from A_consumed loads elements already in the buffer");
+                  "M9 (translation): refilling from A_consumed loads elements already in the buffer");
     CHECK_MESSAGE(run_defective_circular(defective::circular_defect::M9_overwrite_kept, A, B, 2, 4, 8) != expected,
-                  "M9 (003): writing at A_S_start + i overwrites the kept elements");
+                  "M9 (3rd ed.): writing at A_S_start + i overwrites the kept elements");
     CHECK(run_defective_circular(defective::circular_defect::none, A_few, B_many, 1, 4, 8) == expected_few);
     CHECK_MESSAGE(run_defective_circular(defective::circular_defect::M9_B_length_typo, A_few, B_many, 1, 4, 8) !=
                       expected_few,
-                  "M9 (002's fix): B_loaded limited by A_length stops loading B");
+                  "M9 (the translation's fix): B_loaded limited by A_length stops loading B");
   }
 }

@@ -109,10 +109,20 @@ merged<K> run_stage(int stage, const std::vector<K>& A, const std::vector<K>& B,
   return out;
 }
 
-inline std::string describe(const config& c) {
+// The launch shape, in the fields the stage uses (0: the stage's default): block (stages 2-6),
+// tile (3, 4), items per thread (2, 5, 6), grid (2-4).
+inline std::string describe(int stage, const config& c) {
   if (c.block == 0 && c.tile == 0 && c.items_per_thread == 0 && c.grid == 0) return "default launch shape";
   std::ostringstream s;
-  s << "block " << c.block << ", tile " << c.tile << ", items/thread " << c.items_per_thread << ", grid " << c.grid;
+  const auto field = [&](const char* name, std::int64_t value) {
+    s << (s.tellp() > 0 ? ", " : "") << name << " ";
+    if (value == 0) s << "default";
+    else s << value;
+  };
+  if (stage >= 2) field("block", c.block);
+  if (stage == 3 || stage == 4) field("tile", c.tile);
+  if (stage == 2 || stage == 5 || stage == 6) field("items/thread", c.items_per_thread);
+  if (stage >= 2 && stage <= 4) field("grid", c.grid);
   return s.str();
 }
 
@@ -123,8 +133,11 @@ void check_case(int stage, const std::vector<K>& A, const std::vector<K>& B, boo
   K unwritten;  // what an output no thread wrote reads as
   std::memset(&unwritten, output_poison, sizeof(K));
   INFO("stage " << stage << ", " << std::string(key_name<K>()) << ", m=" << A.size() << ", n=" << B.size() << ", "
-                << (with_values ? "key-value" : "keys only") << ", " << describe(cfg) << ", " << what
+                << (with_values ? "key-value" : "keys only") << ", " << describe(stage, cfg) << ", " << what
                 << " (an output nobody wrote reads " << unwritten << ")");
+  // A small input in full, so that the failure can be tried by hand (wb run merge --a ... --b ...).
+  INFO((A.size() + B.size() <= 32 ? "A = " + wb::testing::values_text(A) + ", B = " + wb::testing::values_text(B)
+                                   : std::string()));
   const merged<K> expected = reference(A, B, with_values);
   const merged<K> got = run_stage(stage, A, B, with_values, cfg);
   WB_CHECK_EQUAL_SEQ(expected.C, got.C);

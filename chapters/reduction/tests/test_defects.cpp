@@ -9,6 +9,7 @@
 
 #include "defective_variants.hpp"
 #include "test_support.hpp"
+#include "wb/race_check.hpp"
 
 using namespace reduction;
 using namespace reduction::testing;
@@ -70,6 +71,8 @@ TEST_SUITE("reduction/2 warp-synchronous") {
     // The emulator runs each lane of the warp to its next synchronisation point before the
     // next lane starts. The printed tail has none, so one lane does all five steps before
     // its neighbours have done one: exactly what independent thread scheduling allows.
+    // The race check reports the as-printed tail whatever the order: lanes read what other
+    // lanes write with no __syncwarp() between (volatile does not order them).
     const auto data = positive_data(7 * 256 * 3 + 11, 103);
     const std::int64_t expected = exact_sum(data);
     for (const std::string order : {"reverse", "in-order"}) {
@@ -77,7 +80,18 @@ TEST_SUITE("reduction/2 warp-synchronous") {
       scoped_schedule_order scope(order);
       for (const int block : {64, 256}) {
         CAPTURE(block);
-        const std::int64_t as_printed = defective::warp_synchronous_r3(data, block, 3);
+        std::int64_t as_printed = 0;
+        if (wb::testing::race_check_active()) {
+          std::string race;
+          CHECK(wb::testing::race_reported([&] { as_printed = defective::warp_synchronous_r3(data, block, 3); }, &race));
+          CHECK(race.find("no __syncwarp() in their warp") != std::string::npos);
+        }
+        {
+          const bool checked = wb::cpu::race_check();
+          wb::cpu::set_race_check(false);
+          as_printed = defective::warp_synchronous_r3(data, block, 3);
+          wb::cpu::set_race_check(checked);
+        }
         CHECK_MESSAGE(as_printed != expected, "the as-printed tail should give a wrong sum, gave " << as_printed);
         check_stage<std::int32_t>(2, data, config{block, 3});  // the stage: the exact sum
       }

@@ -8,6 +8,7 @@
 
 #include "defective_variants.hpp"
 #include "test_support.hpp"
+#include "wb/race_check.hpp"
 
 using namespace scan;
 using namespace scan::testing;
@@ -39,10 +40,20 @@ TEST_SUITE("scan/1 kogge-stone") {
     const auto in = small_positive(256, 11);
 #if defined(WB_BACKEND_CPU)
     {
-      // In blockIdx order thread t - stride writes its new value before thread t reads it:
-      // the in-place step adds some items twice.
+      // The race check reports the in-place step whatever the order (thread t reads xy[t -
+      // stride] with no barrier after thread t - stride wrote it); unchecked, in blockIdx order,
+      // thread t - stride writes its new value first and some items are added twice.
+      if (wb::testing::race_check_active()) {
+        std::string race;
+        CHECK(wb::testing::race_reported([&] { defective::kogge_stone_in_place(in); }, &race));
+        CHECK(race.find("data race on shared memory") != std::string::npos);
+      }
+      const bool checked = wb::cpu::race_check();
       thread_order_scope order("in-order");
-      CHECK_FALSE(scan_error(in, defective::kogge_stone_in_place(in), false).empty());
+      wb::cpu::set_race_check(false);
+      const auto wrong = defective::kogge_stone_in_place(in);
+      wb::cpu::set_race_check(checked);
+      CHECK_FALSE(scan_error(in, wrong, false).empty());
     }
 #else
     // On a GPU the race is timing-dependent: the result may be right or wrong; gpu_check.sh
@@ -74,9 +85,19 @@ TEST_SUITE("scan/3 coarsened") {
     const auto in = small_positive(64 * 8, 31);
 #if defined(WB_BACKEND_CPU)
     {
-      // Last thread first: it reads its predecessor's last item before phase 1 scanned it.
+      // Reported by the race check whatever the order; unchecked, last thread first, it reads
+      // its predecessor's last item before phase 1 scanned it.
+      if (wb::testing::race_check_active()) {
+        std::string race;
+        CHECK(wb::testing::race_reported([&] { defective::coarsened_missing_barrier(in, 64, 8); }, &race));
+        CHECK(race.find("data race on shared memory") != std::string::npos);
+      }
+      const bool checked = wb::cpu::race_check();
       thread_order_scope order("reverse");
-      CHECK_FALSE(scan_error(in, defective::coarsened_missing_barrier(in, 64, 8), false).empty());
+      wb::cpu::set_race_check(false);
+      const auto wrong = defective::coarsened_missing_barrier(in, 64, 8);
+      wb::cpu::set_race_check(checked);
+      CHECK_FALSE(scan_error(in, wrong, false).empty());
     }
 #else
     MESSAGE("coarsened scan without the phase barrier on the GPU: "

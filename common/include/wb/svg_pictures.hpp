@@ -19,6 +19,7 @@ struct merge_path_input {
   std::vector<std::int64_t> B;             // sorted
   std::vector<co_rank_split> thread_splits;  // each thread's first output (PMPP Fig. 12.9)
   std::vector<co_rank_split> block_splits;   // each block's first output (Fig. 12.10)
+  std::vector<co_rank_split> out_of_range;   // splits a wrong co_rank put outside the grid
   std::string caption;                       // e.g. "merge/2 basic: 4 threads, 2 blocks"
 };
 
@@ -28,10 +29,13 @@ struct merge_path_input {
 // them, m + n steps in all; output rank k lies on the k-th anti-diagonal i + j = k. Each split
 // (k, i) is drawn at grid point (i, k - i): a circle per thread, a square per block; a split
 // that is not on the path (a wrong co_rank) is drawn red with class "off-path".
+// Splits in out_of_range (outside the grid: a wrong co_rank) are drawn as red crosses (class
+// "out-of-range", data-k, data-i) where their anti-diagonal i + j = k meets the edge of the grid.
 // Machine-readable for tests: <polyline class="merge-path" data-steps="m+n">, and each mark has
 // class "thread-split" or "block-split" with data-k, data-i, data-j.
-// Throws std::invalid_argument when A or B is not sorted or a split is outside the grid
-// (k < 0, k > m + n, i < 0, i > m, k - i < 0 or k - i > n).
+// Throws std::invalid_argument when A or B is not sorted or a thread or block split is outside
+// the grid (k < 0, k > m + n, i < 0, i > m, k - i < 0 or k - i > n), or an out_of_range split's
+// k is outside [0, m + n].
 std::string merge_path_svg(const merge_path_input& input);
 
 // Values in the pictures below: integers add with wraparound (as the GPU's integer adds do),

@@ -24,6 +24,26 @@ std::uint64_t run_seed();
 // A seed for one test case: the run seed mixed with a case-local salt.
 std::uint64_t seed(std::uint64_t salt);
 
+// "[1, 3, 5]": a small input in full, for a failure message (`max` values at most, then "...").
+template <class T>
+std::string values_text(const std::vector<T>& values, std::size_t max = 32) {
+  std::ostringstream out;
+  out << '[';
+  if constexpr (std::is_floating_point_v<T>) out.precision(std::numeric_limits<T>::max_digits10);
+  for (std::size_t i = 0; i < values.size() && i < max; ++i) {
+    if (i > 0) out << ", ";
+    if constexpr (std::is_integral_v<T> && sizeof(T) == 1) out << +values[i];  // a number, not a character
+    else out << values[i];
+  }
+  if (values.size() > max) out << ", ... (" << values.size() << " in all)";
+  out << ']';
+  return out.str();
+}
+
+// How the learner starts wb ("./wb", "build/wb", "wb"), for commands a failure message
+// suggests: wb passes it to the checks it runs (WB_COMMAND); "./wb" otherwise.
+std::string wb_command();
+
 // A stage of a chapter, as the progress report lists it.
 struct stage_info {
   const char* suite;    // doctest test suite, e.g. "merge/2 basic"

@@ -20,6 +20,7 @@
 #include <source_location>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 // ---------------------------------------------------------------------------------------
 // Qualifiers
@@ -261,10 +262,11 @@ struct options {
   int host_threads = 1;                       // OS threads that run blocks in parallel
   std::size_t max_dynamic_shared = 227 * 1024;  // an H100's opt-in limit per block
   std::size_t stack_bytes = 256 * 1024;       // per fiber; guarded by a protected page
+  bool race_check = false;                    // report data races (common/cpu/race.cpp); one host thread
 };
 
 // Defaults come from the environment: WB_CPU_ORDER=in-order|reverse|shuffle[:seed],
-// WB_CPU_BLOCK_ORDER=in-order|reverse, WB_CPU_THREADS=N, WB_CPU_STACK_KB=N.
+// WB_CPU_BLOCK_ORDER=in-order|reverse, WB_CPU_THREADS=N, WB_CPU_STACK_KB=N, WB_CPU_RACECHECK=0|1.
 options& current_options();
 // Parses an order name ("in-order", "reverse", "shuffle", "shuffle:42"); throws on others.
 void set_schedule_order(const std::string& spec);
@@ -272,6 +274,25 @@ std::string schedule_order_name();
 // Parses a block order name ("in-order", "reverse"); throws on others.
 void set_block_order(const std::string& spec);
 std::string block_order_name();
+// The race check (common/CPU-BACKEND.md): two threads touching the same bytes, one of them
+// writing, with nothing ordering them, fail the launch with both places named. The test
+// binaries turn it on; it follows launches that run on one host thread.
+void set_race_check(bool on);
+bool race_check();
+
+// Mutations, for tests of the race check: a stage's racy variant made from its own code, as a
+// learner might write it. Skip the __syncthreads() or __syncwarp() at one call site, let atomics
+// race like plain read-modify-writes, or let __threadfence() order nothing. clear_sync_sites()
+// starts recording the call sites ("file:line:column") of the __syncthreads() and __syncwarp()
+// calls reached; sync_sites() stops and returns them.
+struct mutation {
+  std::string skip_sync;
+  bool plain_atomics = false;
+  bool no_fences = false;
+};
+void set_mutation(const mutation& m);
+std::vector<std::string> sync_sites();
+void clear_sync_sites();
 
 // Runs `body` once for every thread of every block; returns when the grid is done.
 // Configuration errors and faults inside the kernel (barrier divergence, deadlock, misuse of
@@ -296,6 +317,9 @@ enum class warp_op : int { sync, shfl, shfl_up, shfl_down, shfl_xor, ballot, any
 std::uint64_t warp_collective(warp_op op, unsigned mask, std::uint64_t value, int arg, int width,
                               std::source_location site);
 unsigned active_mask();
+// __threadfence(): a fence, and for the race check the point that orders this thread's
+// earlier accesses before a flag it sets, or the flag it read before its later accesses.
+void thread_fence();
 
 // Throws wb::cpu::kernel_fault from inside a kernel: the block stops, the launch fails with msg.
 [[noreturn]] void fault(const std::string& msg);
@@ -401,9 +425,9 @@ WB_CPU_WARP_REDUCE(__reduce_or_sync, reduce_or, unsigned)
 WB_CPU_WARP_REDUCE(__reduce_xor_sync, reduce_xor, unsigned)
 #undef WB_CPU_WARP_REDUCE
 
-inline void __threadfence() { std::atomic_thread_fence(std::memory_order_seq_cst); }
-inline void __threadfence_block() { std::atomic_thread_fence(std::memory_order_seq_cst); }
-inline void __threadfence_system();  // wb/cpu/devices.hpp: it also makes the block's peer stores visible
+inline void __threadfence() { wb::cpu::thread_fence(); }
+inline void __threadfence_block() { std::atomic_signal_fence(std::memory_order_seq_cst); }  // a block is one OS thread
+inline void __threadfence_system();  // below wb/cpu/devices.hpp: it also makes the block's peer stores visible
 
 // ---------------------------------------------------------------------------------------
 // Atomics (std::atomic_ref: real atomics, so blocks may run on several OS threads)
@@ -528,4 +552,7 @@ WB_CPU_MINMAX(double)
 // Several devices, queued streams, system-scope memory operations (common/cpu/devices.cpp)
 // ---------------------------------------------------------------------------------------
 #include "wb/cpu/devices.hpp"
-inline void __threadfence_system() { wb::cpu::sys_fence(); }
+inline void __threadfence_system() {
+  wb::cpu::thread_fence();  // for the race check, as __threadfence()
+  wb::cpu::sys_fence();
+}
