@@ -2,6 +2,8 @@
 // variant (defective_variants.hpp): the variant fails where the stage passes.
 #include <fmt/format.h>
 
+#include "wb/race_check.hpp"
+
 #include "defective_variants.hpp"
 #include "test_support.hpp"
 
@@ -49,16 +51,26 @@ TEST_SUITE("matmul/2 tiled") {
                 })));
   }
 
-  TEST_CASE("a missing barrier between tile phases gives a wrong C under a fixed scheduling order") {
+  TEST_CASE("race: a missing barrier between tile phases is reported, and gives a wrong C under a fixed order") {
     const inputs in = make_inputs(2, 40, 36, 64, fill::uniform, fill::uniform, wb::testing::seed(73));
     for (const auto defect :
          {defective::tiled_defect::no_barrier_after_load, defective::tiled_defect::no_barrier_after_compute}) {
-      under_fixed_orders([&](const char* order) {
-        const auto C = run_defective(in, [&](const float* A, const float* B, float* C_) {
+      const char* missing = defect == defective::tiled_defect::no_barrier_after_load ? "loads" : "products";
+      const auto run = [&] {
+        return run_defective(in, [&](const float* A, const float* B, float* C_) {
           defective::matmul_tiled(defect, A, B, C_, in.M, in.N, in.K);
         });
-        INFO(fmt::format("{} scheduling order, barrier missing after the {}", order,
-                         defect == defective::tiled_defect::no_barrier_after_load ? "loads" : "products"));
+      };
+      if (wb::testing::race_check_active()) {  // the race check names the two accesses
+        std::string race;
+        INFO(fmt::format("barrier missing after the {}", missing));
+        CHECK(wb::testing::race_reported([&] { (void)run(); }, &race));
+        CHECK(race.find("no __syncthreads()") != std::string::npos);
+      }
+      const wb::testing::race_check_paused unchecked;  // what the race does to C
+      under_fixed_orders([&](const char* order) {
+        const auto C = run();
+        INFO(fmt::format("{} scheduling order, barrier missing after the {}", order, missing));
 #if defined(WB_BACKEND_CPU)
         CHECK_MESSAGE(!right(in, C), "the racy variant must fail");
 #else

@@ -51,6 +51,26 @@ inline bool race_check_active() {
 #endif
 }
 
+// Turns the race check off for its scope and back to what it was after: for checks of the
+// arithmetic on large inputs, where following every shared-memory access would take minutes
+// and small inputs of the same kernel already face the check. No-op on the cuda backend.
+class race_check_paused {
+ public:
+#if defined(WB_BACKEND_CPU)
+  race_check_paused() : was_on_(wb::cpu::race_check()) { wb::cpu::set_race_check(false); }
+  ~race_check_paused() { wb::cpu::set_race_check(was_on_); }
+#else
+  race_check_paused() = default;
+#endif
+  race_check_paused(const race_check_paused&) = delete;
+  race_check_paused& operator=(const race_check_paused&) = delete;
+
+ private:
+#if defined(WB_BACKEND_CPU)
+  bool was_on_;
+#endif
+};
+
 // What a run of a stage did: "" when its output was right, else "wrong output: <what run()
 // says>", "race reported: <the report>" or "failed: <error>". run() launches the stage and
 // returns whether its output is right (a bool), or what is wrong with it ("" when right).
