@@ -29,6 +29,8 @@ void validate(const config& cfg) {
     fail("hash.partition_bits must be -1 (planned) or 0 to 3 (got " + std::to_string(h.partition_bits) + ")");
   if (h.bucket_bits < -1 || h.bucket_bits > 12)
     fail("hash.bucket_bits must be -1 (planned) or 0 to 12 (got " + std::to_string(h.bucket_bits) + ")");
+  if (!(h.aside_share == -1 || (h.aside_share >= 0 && h.aside_share <= 1)))
+    fail("hash.aside_share must be -1 (the plan's) or 0 to 1 (got " + std::to_string(h.aside_share) + ")");
   if (cfg.dp_chunk < 1 || cfg.dp_chunk > (std::int64_t{1} << 20))
     fail("dp_chunk must be 1 to 2^20 items (got " + std::to_string(cfg.dp_chunk) + ")");
   if (cfg.chunk_items < 1 || cfg.chunk_items > (std::int64_t{1} << 31))

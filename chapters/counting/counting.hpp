@@ -94,7 +94,10 @@ struct hash_count_config {
   int partition_bits = -1;     // forced shared tables: 2^b partitions (0-3); -1: the fewest that hold the planned keys
   int bucket_bits = -1;        // two-level: 2^b buckets (0-12); -1: planned from the estimate
   bool key_ranges = true;      // two-level: buckets by key range where the sample spreads evenly (else by hash)
-  bool hot_keys = true;        // two-level: the sample's hot keys counted in the scatter, never moved
+  bool hot_keys = true;        // two-level: the sample's hot keys counted in the scatter, never moved;
+                               // sort: counted aside (false: neither)
+  double aside_share = -1;     // sort: the hot keys counted aside where the sample's repeated keys hold at least
+                               // this share of its items (0-1); -1: the plan's share
   bool small_shared_tables = false;  // shared tables of 8192 slots and 512 threads (two blocks an SM) instead of
                                      // 16384 and 1024 (the cpu backend always takes the small ones)
   bool phases = false;         // print the time of each step (CUDA events) on stderr

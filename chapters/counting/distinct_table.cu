@@ -161,6 +161,13 @@ constexpr int rle_threads = 256;
 constexpr int rle_items = 16;  // consecutive keys a thread owns in step 3
 constexpr int rle_tile = rle_threads * rle_items;
 
+// Step 3's place in shared memory of the tile's key (or run) j: one empty place after every
+// 16. Thread t reads keys 16t .. 16t + 15, so at step k the 16 lanes of a half-warp (one
+// 8-byte access) would otherwise read places 16 apart, all in one bank: 16 accesses one after
+// another. Padded, lane t reads place 17t + k: 16 different banks.
+__device__ __forceinline__ int padded(int j) { return j + j / 16; }
+constexpr int rle_padded_tile = rle_tile + rle_tile / 16;
+
 __global__ void __launch_bounds__(rle_threads)
     tile_heads_kernel(const std::int64_t* sorted, std::int64_t n, std::int64_t* head_counts, std::int64_t* first_head) {
   __shared__ unsigned long long count;
@@ -230,25 +237,27 @@ __global__ void __launch_bounds__(1024)
 __global__ void __launch_bounds__(rle_threads)
     write_runs_kernel(const std::int64_t* sorted, std::int64_t n, const std::int64_t* tile_places,
                       const std::int64_t* next_after, device_table<std::int64_t> out) {
-  __shared__ std::int64_t keys[rle_tile];              // the tile's keys, then its runs' keys
-  __shared__ std::uint16_t run_starts[rle_tile + 1];   // where each run starts in the tile
+  __shared__ std::int64_t keys[rle_padded_tile];             // the tile's keys, then its runs' keys (padded)
+  __shared__ std::uint16_t run_starts[rle_padded_tile + 1];  // where each run starts in the tile (padded)
   const std::int64_t start = static_cast<std::int64_t>(blockIdx.x) * rle_tile;
   const int items = static_cast<int>(n - start < rle_tile ? n - start : rle_tile);
   for (int k = 0; k < rle_items; ++k) {
     const int j = k * rle_threads + static_cast<int>(threadIdx.x);
-    if (j < items) keys[j] = sorted[start + j];
+    if (j < items) keys[padded(j)] = sorted[start + j];
   }
   const std::int64_t before = start > 0 ? sorted[start - 1] : 0;
   __syncthreads();
   const int first_j = static_cast<int>(threadIdx.x) * rle_items;
   std::int64_t mine[rle_items];  // the thread's keys (registers: every index below is a constant)
   unsigned heads = 0;            // bit k: key first_j + k starts a run
+  std::int64_t previous = first_j > 0 && first_j <= items ? keys[padded(first_j - 1)] : before;
 #pragma unroll
   for (int k = 0; k < rle_items; ++k) {
     const int j = first_j + k;
-    mine[k] = j < items ? keys[j] : 0;
-    const bool head = j < items && (j > 0 ? keys[j] != keys[j - 1] : (start == 0 || keys[0] != before));
+    mine[k] = j < items ? keys[padded(j)] : 0;
+    const bool head = j < items && (mine[k] != previous || (j == 0 && start == 0));
     if (head) heads |= 1u << k;
+    previous = mine[k];
   }
   unsigned tile_runs = 0;
   // (its barriers also mean every thread has read its keys: `keys` may be overwritten below)
@@ -259,17 +268,18 @@ __global__ void __launch_bounds__(rle_threads)
   for (int k = 0; k < rle_items; ++k) {
     if ((heads >> k) & 1u) {
       const unsigned place = rank + static_cast<unsigned>(__popc(heads & ((1u << k) - 1u)));
-      keys[place] = mine[k];
-      run_starts[place] = static_cast<std::uint16_t>(first_j + k);
+      keys[padded(static_cast<int>(place))] = mine[k];
+      run_starts[padded(static_cast<int>(place))] = static_cast<std::uint16_t>(first_j + k);
     }
   }
   __syncthreads();
   const std::int64_t base = tile_places[blockIdx.x];
   const std::int64_t next_tile_head = next_after[blockIdx.x];  // where the tile's last run ends
   for (unsigned r = threadIdx.x; r < tile_runs; r += rle_threads) {
-    const std::int64_t begin = start + run_starts[r];
-    const std::int64_t end = r + 1 < tile_runs ? start + run_starts[r + 1] : next_tile_head;
-    out.values[base + r] = keys[r];
+    const int p = static_cast<int>(r);
+    const std::int64_t begin = start + run_starts[padded(p)];
+    const std::int64_t end = r + 1 < tile_runs ? start + run_starts[padded(p + 1)] : next_tile_head;
+    out.values[base + r] = keys[padded(p)];
     out.counts[base + r] = static_cast<std::uint64_t>(end - begin);
   }
   if (blockIdx.x == gridDim.x - 1 && threadIdx.x == 0) *out.size = base + tile_runs;

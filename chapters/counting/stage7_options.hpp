@@ -58,7 +58,13 @@ inline void add_stage7_options(CLI::App& app, stage7_options& o) {
       ->check(CLI::Range(0, 12))
       ->group(group);
   app.add_flag("--no-key-ranges", o.no_key_ranges, "two-level: buckets by hash, never by key range")->group(group);
-  app.add_flag("--no-hot-keys", o.no_hot_keys, "two-level: no hot keys counted in the scatter")->group(group);
+  app.add_flag("--no-hot-keys", o.no_hot_keys, "two-level: no hot keys counted in the scatter; sort: none counted aside")
+      ->group(group);
+  app.add_option("--aside-share", o.hash.aside_share,
+                 "sort: count the hot keys aside where the sample's repeated keys hold at least this share of its items "
+                 "(0-1; default: the plan's)")
+      ->check(CLI::Range(0.0, 1.0))
+      ->group(group);
   app.add_flag("--small-shared-tables", o.hash.small_shared_tables,
                "shared tables of 8192 slots and 512 threads (two blocks an SM) instead of 16384 and 1024")
       ->group(group);

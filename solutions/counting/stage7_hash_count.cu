@@ -45,6 +45,13 @@ namespace counting::WB_TRACK {
 // (the README's measurements: a quarter of the items distinct still wins, half loses).
 constexpr double most_two_level_share = 3.0 / 8.0;
 
+// Counting the hot keys aside costs a pass over the items (read every key, write the tail)
+// and a few launches and a read-back; it saves sorting the hot share. The README's
+// measurements: from 2^22 items on, an eighth of the sample repeated pays; below, the fixed
+// costs are more than the sort saves (even with half the items hot).
+constexpr double least_aside_share = 1.0 / 8.0;
+constexpr std::int64_t least_aside_items = std::int64_t{1} << 22;
+
 // The decision table: the first row whose condition holds chooses the path. The one global
 // table is never chosen: the two-level count beat it wherever the shared tables do not fit.
 hash_plan plan_hash_count(std::int64_t n, const sample_summary& s, const hash_count_config& cfg) {
@@ -80,10 +87,13 @@ hash_plan plan_hash_count(std::int64_t n, const sample_summary& s, const hash_co
   };
   choose_path(p, table, cfg);
   // The sort, where the sample's keys seen three times or more (hot keys, where the tail's
-  // keys are mostly new) hold a quarter of its items: those keys are counted aside, and only
+  // keys are mostly new) hold a share of its items: those keys are counted aside, and only
   // the others are sorted.
   const std::int64_t repeated_items = s.samples - s.once - 2 * s.twice;
-  p.hot_keys_aside = p.path == hash_path::sort && !p.forced && p.hot_sample_count > 0 && 4 * repeated_items >= s.samples;
+  const double aside_share = cfg.aside_share >= 0 ? cfg.aside_share : least_aside_share;
+  const bool large = n >= least_aside_items || cfg.aside_share >= 0;  // (a share given: any n)
+  p.hot_keys_aside = p.path == hash_path::sort && !p.forced && p.hot_sample_count > 0 && large &&
+                     static_cast<double>(repeated_items) >= aside_share * static_cast<double>(s.samples);
   return p;
 }
 

@@ -306,6 +306,9 @@ TEST_SUITE("counting/7 hash table") {
     cfg.hash.expected_distinct = -1;
     CHECK_THROWS_WITH_AS(validate(cfg), doctest::Contains("hash.expected_distinct"), std::invalid_argument);
     cfg = {};
+    cfg.hash.aside_share = 1.5;
+    CHECK_THROWS_WITH_AS(validate(cfg), doctest::Contains("hash.aside_share"), std::invalid_argument);
+    cfg = {};
     cfg.hash.path = static_cast<hash_path>(9);
     CHECK_THROWS_WITH_AS(validate(cfg), doctest::Contains("hash.path"), std::invalid_argument);
     cfg = {};
@@ -427,7 +430,7 @@ TEST_SUITE("counting/7 hash table") {
     // 2^22 keys, 16 hot keys with a share of 10%, 50% or 90%, the rest distinct or drawn from
     // 2^10, 2^16 or 2^24 values, shuffled and sorted. A few thousand keys: one shared table;
     // distinct keys up to 3/8 of the items: the two-level count, hot keys counted in its
-    // scatter; more: the sort, with the hot keys counted aside where they hold a quarter of the
+    // scatter; more: the sort, with the hot keys counted aside where they hold an eighth of the
     // items or more.
     const std::size_t n = std::size_t{1} << 22;
     struct tail_case {
@@ -451,9 +454,33 @@ TEST_SUITE("counting/7 hash table") {
                             << path_name(p.path) << " (" << p.rule << ")");
           CHECK(p.path == expected(want));
           if (is_solution && p.path == hash_path::two_level) CHECK(p.hot_sample_count > 0);  // counted in the scatter
-          if (is_solution && p.path == hash_path::sort) CHECK(p.hot_keys_aside == (share > 0.3));  // a quarter or more
+          if (is_solution && p.path == hash_path::sort) CHECK(p.hot_keys_aside == (share > 0.3));  // an eighth or more
         }
       }
+    }
+  }
+  TEST_CASE("the plan counts hot keys aside from 2^22 items on, where an eighth of the sample repeats") {
+    if (!is_solution) return;  // the exercise's plan sorts every key
+    struct aside_case {
+      std::size_t n;
+      double share;   // of the items on 16 hot keys; the rest distinct
+      double given;   // the configuration's aside_share (-1: the plan's)
+      bool aside;
+    };
+    const aside_case cases[] = {{std::size_t{1} << 21, 0.5, -1, false},  // below 2^22: the fixed costs lose
+                                {std::size_t{1} << 21, 0.5, 0.125, true},  // a share given holds at any size
+                                {std::size_t{1} << 22, 0.2, -1, true},
+                                {std::size_t{1} << 22, 0.05, -1, false},
+                                {std::size_t{1} << 22, 0.05, 0.0, true}};
+    for (const aside_case& c : cases) {
+      const auto data = wb::gen::hot_and_tail<i64>(c.n, wb::testing::seed(118), c.share, 16, 0);
+      hash_count_config cfg;
+      cfg.aside_share = c.given;
+      const hash_plan p = plan_for(data, cfg);
+      INFO(c.n << " items, " << c.share * 100 << "% hot, aside_share " << c.given << ": " << path_name(p.path) << " ("
+               << p.rule << ")");
+      REQUIRE(p.path == hash_path::sort);
+      CHECK(p.hot_keys_aside == c.aside);
     }
   }
   TEST_CASE("hot keys and a long tail, every path: the same tables, shuffled and sorted") {
@@ -483,14 +510,16 @@ TEST_SUITE("counting/7 hash table") {
           : r < 52 ? std::numeric_limits<i64>::max()
                    : (next += 13);
     }
-    check_stage<i64>(7, data, "half on 16 keys, INT64_MIN and INT64_MAX among them");
+    config aside;  // below 2^22 items the plan sorts every key unless given a share
+    aside.hash.aside_share = 0.125;
+    check_stage<i64>(7, data, "half on 16 keys, INT64_MIN and INT64_MAX among them", aside);
     expect_path("-> sort, 16 hot keys aside");
-    check_stage<i64>(7, sorted_copy(data), "the same, sorted");
+    check_stage<i64>(7, sorted_copy(data), "the same, sorted", aside);
     expect_path("-> sort, 16 hot keys aside");
     // 30% of the items on 600 keys (each seen about 30 times by the sample: hot), of which the
     // list holds 512: the other 88 are sorted with the tail.
     for (auto& v : data) v = pick() % 10 < 3 ? static_cast<i64>(pick() % 600) * -1'000'003 : (next += 7);
-    check_stage<i64>(7, data, "30% on 600 keys, the rest distinct");
+    check_stage<i64>(7, data, "30% on 600 keys, the rest distinct", aside);
     expect_path("-> sort, 512 hot keys aside");
   }
   TEST_CASE("[gpu] 2^22 keys, 2^16 distinct, 2^20 all distinct, zipf-like over 2^10, every path (WB_LARGE=1)" *
