@@ -457,7 +457,9 @@ const stage_state* next_to_do(const std::vector<stage_state>& states) {
 std::string one_line_failure(const check_result& r) {
   if (r.status == "crashed" || r.status == "hung") return r.message;
   std::string out;
-  for (const auto& c : r.contexts) out += (out.empty() ? "" : "; ") + c;
+  for (const auto& c : r.contexts) {
+    if (!c.empty()) out += (out.empty() ? "" : "; ") + c;  // an empty context would print "; ;"
+  }
   if (!r.check.empty() && (r.contexts.empty() || r.check.find("CHECK( !wb_mismatch_") == std::string::npos)) {
     out += (out.empty() ? "" : " — ") + r.check;
   }
