@@ -55,7 +55,8 @@ inline constexpr std::array<wb::stage, 7> stages = {{
       "__shared__ std::int64_t block_co_rank[2] (M8: not A_S[0], A_S[1]); thread 0 co-ranks C_curr and C_next; "
       "__syncthreads. Per tile (ceil_div(C_length, tile_size) of them, M5): A_tile = min(tile_size, A_length - "
       "A_consumed) loaded with a block-stride loop, same for B; __syncthreads; C_tile = min(tile_size, C_length "
-      "- C_completed); c_curr/c_next = part_begin(threadIdx.x / + 1, blockDim.x, C_tile) (M11); co_rank over "
+      "- C_completed); c_curr and c_next = part_begin of threadIdx.x and of threadIdx.x + 1 over blockDim.x "
+      "parts of C_tile (M11); co_rank over "
       "A_tile, B_tile (M6: the filled lengths); merge into C + C_curr + C_completed + c_curr (values read from "
       "global memory). Then A_consumed += co_rank(C_tile, ...); C_completed += C_tile; B_consumed = C_completed "
       "- A_consumed (M7); __syncthreads before the next load (M7)."}},
@@ -82,7 +83,8 @@ inline constexpr std::array<wb::stage, 7> stages = {{
       "those A and B elements into shared memory one after the other, and each thread co-ranks and merges its "
       "items_per_thread outputs there.",
       "tile = blockDim.x * items_per_thread; C_curr = blockIdx.x * tile (64-bit, M12), C_next = min(C_curr + "
-      "tile, m + n); threads 0 and 1 write co_rank of C_curr and C_next into a __shared__ std::int64_t[2]; "
+      "tile, m + n); threads 0 and 1 write co_rank of C_curr and C_next into a __shared__ std::int64_t[2] (a "
+      "block of one thread writes both); "
       "__syncthreads; copy A[A_curr, A_next) into AB_S and B[B_curr, B_next) after it; __syncthreads; c_curr = "
       "min(threadIdx.x * items_per_thread, C_length), c_next = min(c_curr + items_per_thread, C_length); "
       "co_rank both in shared memory; merge_sequential into C + C_curr + c_curr (values from global memory)."}},

@@ -752,7 +752,12 @@ std::string describe(const detector& d) {
     text += ", and nothing orders the two: no __syncthreads() between them";
   }
   if (!there.empty() && there == here && r.c_kind == plain && r.e_kind == plain && r.c_op != r.e_op) {
-    text += ". A read-modify-write that several threads do at once needs an atomic (atomicAdd)";
+    // The same line in both threads: either all of them update one value (a counter, a bin),
+    // or each updates its own while reading a neighbour's (an in-place scan step). The race
+    // is found at the read, before the reader's own write, so both remedies are named.
+    text += ". If the threads all update one value (a counter, a histogram bin), that read-modify-write needs an "
+            "atomic (atomicAdd); if a thread reads a neighbour's value that the neighbour updates in place in the "
+            "same step, read it into a register, __syncthreads(), then write";
   }
   return text;
 }

@@ -32,6 +32,7 @@
 #include <random>
 #include <set>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -106,6 +107,29 @@ bool gpu_present() {
     return wb::gpu_available();
   } else {
     return false;
+  }
+}
+
+// The test suite of the running test case (the listener below sets it).
+static std::string& current_suite() {
+  static std::string suite;
+  return suite;
+}
+
+void expect_stage_in_reach(int stage) {
+  // "chapter/N title": N is the stage this suite checks.
+  const std::string& suite = current_suite();
+  const auto slash = suite.find('/');
+  if (slash == std::string::npos) return;
+  std::size_t end = slash + 1;
+  while (end < suite.size() && suite[end] >= '0' && suite[end] <= '9') ++end;
+  if (end == slash + 1) return;
+  const int at = std::stoi(suite.substr(slash + 1, end - slash - 1));
+  if (stage > at) {
+    throw std::logic_error(fmt::format(
+        "test suite \"{}\" runs stage {}: a learner checking stage {} has not written stage {} yet (check it in "
+        "that stage's suite)",
+        suite, stage, at, stage));
   }
 }
 
@@ -252,6 +276,7 @@ struct wb_listener : doctest::IReporter {
   void test_run_start() override {}
   void test_run_end(const doctest::TestRunStats&) override {}
   void test_case_start(const doctest::TestCaseData& tc) override {
+    wb::testing::current_suite() = tc.m_test_suite != nullptr ? tc.m_test_suite : "";
     g_record.current_case = tc.m_name;
     g_record.subcases.clear();
     g_record.case_failure = false;

@@ -336,7 +336,7 @@ TEST_CASE("__syncthreads orders shared-memory writes before reads") {
   wb::device_buffer<int> d_in(in), d_out(in.size());
 #if defined(WB_BACKEND_CPU)
   for (const char* order : all_orders) {
-    CAPTURE(order);
+    INFO("order := " << std::string(order));
     order_scope scope(order);
 #endif
     d_out.fill_bytes(0xFF);
@@ -491,7 +491,7 @@ TEST_CASE("a shuffle warp sum is right under every order") {
   wb::device_buffer<int> d_in(in), d_out(n / 32);
 #if defined(WB_BACKEND_CPU)
   for (const char* order : all_orders) {
-    CAPTURE(order);
+    INFO("order := " << std::string(order));
     order_scope scope(order);
 #endif
     wb::launch({dim3(2), dim3(128)}, warp_sum_shuffle, d_in.data(), d_out.data());
@@ -510,7 +510,7 @@ TEST_CASE("R3: the warp-synchronous tail needs __syncwarp") {
   wb::device_buffer<int> d_in(in), d_out(1);
 #if defined(WB_BACKEND_CPU)
   for (const char* order : all_orders) {
-    CAPTURE(order);
+    INFO("order := " << std::string(order));
     order_scope scope(order);
 #endif
     wb::launch({dim3(1), dim3(64), 64 * sizeof(int)}, last_warp_sum<true>, d_in.data(), d_out.data());
@@ -647,7 +647,7 @@ TEST_CASE("a shuffle whose lanes wait at a barrier is reported, not a hang") {
 TEST_CASE("a shuffle naming an exited lane is an error") {
   wb::device_buffer<int> out(32);
   for (const char* order : all_orders) {
-    CAPTURE(order);
+    INFO("order := " << std::string(order));
     order_scope scope(order);
     // In order, lanes 0-4 wait first and the fault shows when lane 5 exits (a deadlock);
     // in other orders a lane arriving after lane 5 exited names it. Both are errors.
@@ -713,7 +713,7 @@ TEST_CASE("WB_CPU_BLOCK_ORDER: blocks start in blockIdx order, or the last first
     wb::device_buffer<unsigned> tickets(5);
     wb::launch({dim3(5), dim3(64)}, record_start_order, counter.data(), tickets.data());
     const auto t = tickets.to_host();
-    CAPTURE(order);
+    INFO("order := " << std::string(order));
     for (unsigned b = 0; b < 5; ++b) CHECK(t[b] == (std::string(order) == "reverse" ? 4 - b : b));
   }
   wb::cpu::set_block_order(saved);

@@ -261,11 +261,11 @@ TEST_CASE("sizes: digits, powers and scientific notation; what cannot be read is
   CHECK(wb::parse_size(" 2^63 ", "--n") == (std::uint64_t{1} << 63));
   CHECK(wb::parse_size("18446744073709551615", "--n") == 18446744073709551615ull);
   for (const char* unread : {"", "2^x", "x^2", "abc", "-1", "1.5", "1e-1", "15e-1", "2^", "^3", "1e", "0x10", "3k", "+-1"}) {
-    CAPTURE(unread);
+    INFO("unread := " << std::string(unread));
     CHECK_THROWS_WITH(wb::parse_size(unread, "--n"), doctest::Contains("--n: cannot read '"));
   }
   for (const char* huge : {"2^64", "18446744073709551616", "1e20", "10^20"}) {
-    CAPTURE(huge);
+    INFO("huge := " << std::string(huge));
     CHECK_THROWS_WITH(wb::parse_size(huge, "--m"), doctest::Contains("--m: '"));
     CHECK_THROWS_WITH(wb::parse_size(huge, "--m"), doctest::Contains("too large"));
   }

@@ -448,7 +448,7 @@ TEST_SUITE("device layer") {
     }
     for (const char* order : {"in-order", "reverse", "shuffle:1", "shuffle:2"}) {
       order_scope scope(order);
-      INFO("order " << order);
+      INFO("order " << std::string(order));
       const std::string why = block_scan_then_clear_error<unsigned, true>(256, 5000);
       CHECK_MESSAGE(why.empty(), why);
     }

@@ -29,6 +29,22 @@ __global__ void count_bytes(const std::uint8_t* in, std::int64_t n, unsigned* bi
   }
 }
 
+// --- an in-place Kogge-Stone step: each thread updates its own value from a neighbour's ------
+
+#if defined(WB_BACKEND_CPU)  // only the race check's message is tested
+__global__ void kogge_stone_in_place(int* data) {
+  int* xy = wb::dynamic_shared<int>();
+  const unsigned t = threadIdx.x;
+  xy[t] = data[t];
+  __syncthreads();
+  for (unsigned stride = 1; stride < blockDim.x; stride *= 2) {
+    if (t >= stride) xy[t] += xy[t - stride];  // racy: the neighbour may have updated xy[t - stride]
+    __syncthreads();
+  }
+  data[t] = xy[t];
+}
+#endif
+
 // --- shared memory: a barrier between a write and another thread's read ----------------------
 
 template <bool barrier>
@@ -210,9 +226,9 @@ TEST_SUITE("race check") {
     wb::launch({dim3(4), dim3(64)}, count_bytes<true>, d_in.data(), static_cast<std::int64_t>(in.size()), bins.data());
     WB_CHECK_EQUAL_SEQ(expected, bins.to_host());
 #if defined(WB_BACKEND_CPU)
-    for (const char* order : orders) {
+    for (const std::string order : orders) {
       CAPTURE(order);
-      order_scope scope(order);
+      order_scope scope(order.c_str());
       bins.fill_bytes(0);
       const std::string failure = failure_of([&] {
         wb::launch({dim3(4), dim3(64)}, count_bytes<false>, d_in.data(), static_cast<std::int64_t>(in.size()),
@@ -227,6 +243,19 @@ TEST_SUITE("race check") {
 #endif
   }
 
+  TEST_CASE("an in-place scan step is reported with both remedies: atomics, and read, barrier, write") {
+#if defined(WB_BACKEND_CPU)
+    wb::device_buffer<int> data(small_ints(64, 3));
+    const std::string failure =
+        failure_of([&] { wb::launch({dim3(1), dim3(64), 64 * sizeof(int)}, kogge_stone_in_place, data.data()); });
+    CAPTURE(failure);
+    CHECK(failure.find("data race on shared memory") != std::string::npos);
+    CHECK(failure.find("on the same line") != std::string::npos);
+    // The counter's remedy alone would mislead here: each thread owns its own xy[t].
+    CHECK(failure.find("read it into a register, __syncthreads(), then write") != std::string::npos);
+#endif
+  }
+
   TEST_CASE("shared memory: a missing __syncthreads is reported under every order") {
     const auto in = small_ints(128, 2);
     wb::device_buffer<int> d_in(in), d_out(in.size());
@@ -235,9 +264,9 @@ TEST_SUITE("race check") {
     CHECK(got[0] == 0);
     for (int t = 1; t < 128; ++t) CHECK(got[t] == in[t - 1]);
 #if defined(WB_BACKEND_CPU)
-    for (const char* order : orders) {
+    for (const std::string order : orders) {
       CAPTURE(order);
-      order_scope scope(order);
+      order_scope scope(order.c_str());
       const std::string failure = failure_of(
           [&] { wb::launch({dim3(1), dim3(128), 128 * sizeof(int)}, shift_right<false>, d_in.data(), d_out.data()); });
       CHECK(failure.find("data race on shared memory") != std::string::npos);
@@ -252,9 +281,9 @@ TEST_SUITE("race check") {
     wb::launch({dim3(1), dim3(32), 32 * sizeof(int)}, warp_sum<true>, d_in.data(), d_out.data());
     CHECK(d_out.to_host()[0] == std::accumulate(in.begin(), in.end(), 0));
 #if defined(WB_BACKEND_CPU)
-    for (const char* order : orders) {
+    for (const std::string order : orders) {
       CAPTURE(order);
-      order_scope scope(order);
+      order_scope scope(order.c_str());
       const std::string failure = failure_of(
           [&] { wb::launch({dim3(1), dim3(32), 32 * sizeof(int)}, warp_sum<false>, d_in.data(), d_out.data()); });
       CHECK(failure.find("data race on shared memory") != std::string::npos);
@@ -346,9 +375,9 @@ TEST_SUITE("race check") {
     wb::launch({dim3(1), dim3(96)}, shared_counter<true>, out.data());
     CHECK(out.to_host()[0] == 96u);
 #if defined(WB_BACKEND_CPU)
-    for (const char* order : orders) {
+    for (const std::string order : orders) {
       CAPTURE(order);
-      order_scope scope(order);
+      order_scope scope(order.c_str());
       const std::string failure = failure_of([&] { wb::launch({dim3(1), dim3(96)}, shared_counter<false>, out.data()); });
       CHECK(failure.find("data race on shared memory") != std::string::npos);
     }

@@ -1,5 +1,6 @@
 // wb/testing.hpp: seeds, first_mismatch, the GPU skip.
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -41,3 +42,20 @@ TEST_CASE("WB_CHECK_EQUAL_SEQ passes on equal sequences") {
 WB_GPU_TEST_CASE("GPU test cases run only where there is a GPU") {
   CHECK(wb::testing::gpu_present());
 }
+
+// A stage's checks may run the track's stages up to it only: a learner checking stage 3 has
+// stubs from stage 4 on. A chapter's run_stage calls expect_stage_in_reach.
+TEST_SUITE("demo/3 a stage's suite") {
+  TEST_CASE("a chapter/N suite may run stages 0..N, not N + 1") {
+    CHECK_NOTHROW(wb::testing::expect_stage_in_reach(0));
+    CHECK_NOTHROW(wb::testing::expect_stage_in_reach(3));
+    CHECK_THROWS_WITH_AS(wb::testing::expect_stage_in_reach(4),
+                         doctest::Contains("test suite \"demo/3 a stage's suite\" runs stage 4"), std::logic_error);
+  }
+}
+TEST_SUITE("demo/gpu") {
+  TEST_CASE("a suite without a stage number may run any stage") {
+    CHECK_NOTHROW(wb::testing::expect_stage_in_reach(6));
+  }
+}
+TEST_CASE("outside any suite, any stage") { CHECK_NOTHROW(wb::testing::expect_stage_in_reach(9)); }

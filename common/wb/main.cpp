@@ -457,7 +457,9 @@ const stage_state* next_to_do(const std::vector<stage_state>& states) {
 std::string one_line_failure(const check_result& r) {
   if (r.status == "crashed" || r.status == "hung") return r.message;
   std::string out;
-  for (const auto& c : r.contexts) out += (out.empty() ? "" : "; ") + c;
+  for (const auto& c : r.contexts) {
+    if (!c.empty()) out += (out.empty() ? "" : "; ") + c;  // an empty context would print "; ;"
+  }
   if (!r.check.empty() && (r.contexts.empty() || r.check.find("CHECK( !wb_mismatch_") == std::string::npos)) {
     out += (out.empty() ? "" : " — ") + r.check;
   }
@@ -528,6 +530,16 @@ void print_failure(const stage_ref& s, const check_result& r) {
   std::vector<std::string> names = r.failed_cases;
   if (names.empty() && !r.failed_case.empty()) names.push_back(r.failed_case.substr(0, r.failed_case.find(" / ")));
   for (const auto& name : names) std::printf("    - %s\n", name.c_str());
+  // A race fails every launch of the kernel, so the other cases fail with it, whatever else
+  // the code gets right: say so, or the list reads as a list of bugs.
+  const bool race_first = !names.empty() && names.front().rfind("race:", 0) == 0 &&
+                          std::any_of(r.contexts.begin(), r.contexts.end(), [](const std::string& c) {
+                            return c.find("race reported") != std::string::npos;
+                          });
+  if (race_first && names.size() > 1) {
+    std::printf("  (the race fails every launch of the kernel, so the cases after it fail with it: fix the race "
+                "first)\n");
+  }
   if (!r.failed_case.empty() && r.status != "hung") {
     std::printf("  %s:\n", names.size() > 1 ? "the first of them" : "what it found");
     std::printf("  test case:   %s\n", r.failed_case.c_str());

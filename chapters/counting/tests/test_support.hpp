@@ -34,6 +34,7 @@ std::vector<entry<T>> reference_table(std::span<const T> data) {
 // stages) and returns its table.
 template <class T>
 std::vector<entry<T>> run_stage(int stage, const std::vector<T>& data, const config& cfg = {}) {
+  wb::testing::expect_stage_in_reach(stage);
   stage_runner<track::id, T> runner(stage, input<T>{std::span<const T>(data), nullptr}, cfg);
   runner.run();
   return runner.result();

@@ -40,6 +40,7 @@ void round_for_stage(int stage, inputs& in) {
 }
 
 std::vector<float> run_stage(int stage, const inputs& in, const config& cfg) {
+  wb::testing::expect_stage_in_reach(stage);
   const auto MN = static_cast<std::size_t>(in.M * in.N);
   // The race check follows every shared-memory access: on the large products of stages 2-5
   // it would take minutes. Their small products still face it, and stage 2's missing barrier

@@ -56,6 +56,7 @@ inline constexpr unsigned char output_poison = 0xA5;
 template <class K>
 merged<K> run_stage(int stage, const std::vector<K>& A, const std::vector<K>& B, bool with_values,
                     const config& cfg = {}) {
+  wb::testing::expect_stage_in_reach(stage);
   const auto m = static_cast<std::int64_t>(A.size());
   const auto n = static_cast<std::int64_t>(B.size());
   const auto A_val = tag_values(m, 0);

@@ -32,6 +32,7 @@ using device_stage_fn = void (*)(const T*, std::int64_t, sum_t<T>*, const worksp
 
 template <class T>
 device_stage_fn<T> device_stage(int number) {
+  wb::testing::expect_stage_in_reach(number);
   switch (number) {
     case 1: return &track::sum_two_pass<T>;
     case 2: return &track::sum_warp_synchronous<T>;

@@ -23,6 +23,7 @@ namespace scan::testing {
 // The track under test (WB_TRACK: solution or exercise) runs stage `stage` on `in`.
 template <class T>
 std::vector<T> run_stage(int stage, const std::vector<T>& in, const config& cfg) {
+  wb::testing::expect_stage_in_reach(stage);
   namespace track = scan::WB_TRACK;
   std::vector<T> out(in.size(), T(-3));
   if (stage == 0) {

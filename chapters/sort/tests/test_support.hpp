@@ -34,6 +34,7 @@ using device_fn = void (*)(const K*, K*, const std::uint32_t*, std::uint32_t*, s
 
 template <class K>
 device_fn<K> track_stage(int stage) {
+  wb::testing::expect_stage_in_reach(stage);
   namespace track = sort::WB_TRACK;
   const device_fn<K> fns[] = {nullptr,
                               &track::sort_one_bit<K>,
@@ -68,6 +69,7 @@ sorted<K> run_device(device_fn<K> fn, const std::vector<K>& keys, const std::vec
 template <class K>
 sorted<K> run_stage(int stage, const std::vector<K>& keys, const std::vector<std::uint32_t>& values,
                     const config& cfg) {
+  wb::testing::expect_stage_in_reach(stage);
   if (stage == 0) {
     sorted<K> r{keys, values};
     sort::WB_TRACK::sort_sequential<K>(std::span<K>(r.keys), std::span<std::uint32_t>(r.values));
