@@ -138,6 +138,9 @@ expect_run("a named pitfall's failure first, every failing case, the code's outp
            "case${tab}X1: the named pitfall\n"
            "failed${tab}X1: the named pitfall\nfailed${tab}demo/6: an ordinary check\n"
            "output${tab}what the code printed\n")
+expect_run("a stage slower in all than the limit, each case within it, is no hang" 0
+  ARGS --wb-progress --wb-expect=pass ENVIRONMENT WB_DEMO=slow WB_STAGE_TIMEOUT=2
+  CONTAINS "  [pass] demo/8 slow" "expectation met: every stage passes" NOT_CONTAINS "hung")
 expect_run("a report of a crash and a hang" 0
   ARGS --wb-progress --wb-report --wb-only=demo/3,demo/4 ENVIRONMENT WB_STAGE_TIMEOUT=2
   CONTAINS "stage${tab}demo/3${tab}crashed${tab}0${tab}1${tab}0\nsuite${tab}demo/3 crash\nmessage${tab}crashed (signal 6"

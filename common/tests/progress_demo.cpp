@@ -1,7 +1,8 @@
 // A demo test binary for checking the shared test main (check_test_main.cmake runs it):
 // its stages pass, fail, are not implemented, crash, hang and need a GPU, on purpose.
 // WB_DEMO=failing registers only the failing stages, WB_DEMO=passing only the passing ones,
-// WB_DEMO=none none at all.
+// WB_DEMO=slow only a slow one (its cases together run past a short WB_STAGE_TIMEOUT, each
+// within it), WB_DEMO=none none at all.
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -25,6 +26,7 @@ constexpr stage_info all_stages[] = {
     {"demo/4 hang", "hanging stage", "demo §4", "hint four"},
     {"demo/5 gpu only", "GPU-only stage", "demo §5", "hint five"},
     {"demo/6 pitfall", "a stage whose named pitfall fails second", "demo §6", "hint six"},
+    {"demo/8 slow", "a stage of several slow test cases", "demo §8", "hint eight"},
 };
 
 bool register_demo_stages() {
@@ -35,7 +37,9 @@ bool register_demo_stages() {
     const std::string suite = stage.suite;
     const bool passing = suite == "demo/0 pass" || suite == "demo/10 natural order";
     const bool failing = suite == "demo/1 fail" || suite == "demo/2 stub" || suite == "demo/3 crash";
-    if (which == "all" || (which == "passing" && passing) || (which == "failing" && failing)) {
+    const bool slow = suite == "demo/8 slow";
+    if ((which == "all" && !slow) || (which == "passing" && passing) || (which == "failing" && failing) ||
+        (which == "slow" && slow)) {
       wb::testing::register_stages(&stage, 1);
     }
   }
@@ -88,6 +92,13 @@ TEST_SUITE("demo/6 pitfall") {
     CHECK(2 + 2 == 5);
   }
   TEST_CASE("demo/6: passes") { CHECK(true); }
+}
+
+TEST_SUITE("demo/8 slow") {
+  // Three cases of 1.2 s: 3.6 s in all, past WB_STAGE_TIMEOUT=2, but no one case is.
+  TEST_CASE("demo/8: first") { std::this_thread::sleep_for(std::chrono::milliseconds(1200)); CHECK(true); }
+  TEST_CASE("demo/8: second") { std::this_thread::sleep_for(std::chrono::milliseconds(1200)); CHECK(true); }
+  TEST_CASE("demo/8: third") { std::this_thread::sleep_for(std::chrono::milliseconds(1200)); CHECK(true); }
 }
 
 TEST_SUITE("demo/10 natural order") {

@@ -347,8 +347,9 @@ std::map<std::string, check_result> run_checks(const chapter_table& chapter, con
   if (ids.empty()) return results;
   std::string only;
   for (const auto& id : ids) only += (only.empty() ? "" : ",") + id;
-  // A stage that hangs (an endless loop in a stub being written) is killed after a minute,
-  // not the test main's two; WB_STAGE_TIMEOUT in the environment still decides.
+  // A stage that hangs (an endless loop in a stub being written) is killed when one of its
+  // test cases has run a minute, not the test main's two; WB_STAGE_TIMEOUT in the environment
+  // still decides.
   setenv("WB_STAGE_TIMEOUT", "60", 0);
   const process_result r =
       run_captured({chapter.exercise_tests, "--wb-progress", "--wb-report", "--wb-only=" + only});
