@@ -459,7 +459,7 @@ TEST_SUITE("counting/7 hash table") {
       }
     }
   }
-  TEST_CASE("the plan counts hot keys aside from 2^22 items on, where an eighth of the sample repeats") {
+  TEST_CASE("the plan counts hot keys aside where an eighth of the sample repeats, or the share given") {
     if (!is_solution) return;  // the exercise's plan sorts every key
     struct aside_case {
       std::size_t n;
@@ -467,10 +467,8 @@ TEST_SUITE("counting/7 hash table") {
       double given;   // the configuration's aside_share (-1: the plan's)
       bool aside;
     };
-    const aside_case cases[] = {{std::size_t{1} << 21, 0.5, -1, false},  // below 2^22: the fixed costs lose
-                                {std::size_t{1} << 21, 0.5, 0.125, true},  // a share given holds at any size
-                                {std::size_t{1} << 22, 0.2, -1, true},
-                                {std::size_t{1} << 22, 0.05, -1, false},
+    const aside_case cases[] = {{std::size_t{1} << 21, 0.5, -1, true},    {std::size_t{1} << 21, 0.5, 1.0, false},
+                                {std::size_t{1} << 22, 0.2, -1, true},    {std::size_t{1} << 22, 0.05, -1, false},
                                 {std::size_t{1} << 22, 0.05, 0.0, true}};
     for (const aside_case& c : cases) {
       const auto data = wb::gen::hot_and_tail<i64>(c.n, wb::testing::seed(118), c.share, 16, 0);
@@ -510,16 +508,14 @@ TEST_SUITE("counting/7 hash table") {
           : r < 52 ? std::numeric_limits<i64>::max()
                    : (next += 13);
     }
-    config aside;  // below 2^22 items the plan sorts every key unless given a share
-    aside.hash.aside_share = 0.125;
-    check_stage<i64>(7, data, "half on 16 keys, INT64_MIN and INT64_MAX among them", aside);
+    check_stage<i64>(7, data, "half on 16 keys, INT64_MIN and INT64_MAX among them");
     expect_path("-> sort, 16 hot keys aside");
-    check_stage<i64>(7, sorted_copy(data), "the same, sorted", aside);
+    check_stage<i64>(7, sorted_copy(data), "the same, sorted");
     expect_path("-> sort, 16 hot keys aside");
     // 30% of the items on 600 keys (each seen about 30 times by the sample: hot), of which the
     // list holds 512: the other 88 are sorted with the tail.
     for (auto& v : data) v = pick() % 10 < 3 ? static_cast<i64>(pick() % 600) * -1'000'003 : (next += 7);
-    check_stage<i64>(7, data, "30% on 600 keys, the rest distinct", aside);
+    check_stage<i64>(7, data, "30% on 600 keys, the rest distinct");
     expect_path("-> sort, 512 hot keys aside");
   }
   TEST_CASE("[gpu] 2^22 keys, 2^16 distinct, 2^20 all distinct, zipf-like over 2^10, every path (WB_LARGE=1)" *
