@@ -226,14 +226,14 @@ TEST_SUITE("sort/5 onesweep") {
     cfg.onesweep_few_digits_blocks = 3;  // (the stage: as many as the SMs hold)
     const std::int64_t tile = onesweep_tile(8, false);
     std::uint64_t salt = 1600;
-    for (const std::int64_t n : {std::int64_t{1}, std::int64_t{37}, tile - 1, tile + 1, 7 * tile + 37}) {
+    for (const std::int64_t n : {std::int64_t{1}, std::int64_t{37}, tile - 1, tile + 1, 4 * tile + 37}) {
       const auto size = static_cast<std::size_t>(n);
       check_pass_kernels(wb::gen::few_distinct<std::int64_t>(size, wb::testing::seed(++salt), 16), cfg, true,
                          "int64, 16 distinct");
       check_pass_kernels(wb::gen::extremes<std::int64_t>(size, wb::testing::seed(++salt)), cfg, true,
                          "int64 extremes");
       auto mixed = wb::gen::uniform<std::int64_t>(size, wb::testing::seed(++salt));
-      for (auto& k : mixed) k = (k & 0xFF) | ((k >> 60 & 0xF) << 8) | (std::int64_t{-3} << 40);  // 256, then 16
+      for (auto& k : mixed) k = (k & 0xFF) | ((k >> 60 & 0xF) << 8) | (std::int64_t{0x7D} << 40);  // 256, then 16
       check_pass_kernels(mixed, cfg, true, "int64, 256 digit values in pass 0, 16 in pass 1");
     }
     const auto n = static_cast<std::size_t>(3 * tile + 5);
