@@ -70,6 +70,14 @@ struct shape {
   static_assert(Block % 32 == 0 && Block >= radix, "one thread per digit");
 };
 
+// The same tile ranked by __match_any_sync: what the solution's few-digits kernel runs (a
+// pass of few digit values, below). Its counters need no mask words, so its staging area
+// (beside them) starts earlier in the same shared memory.
+template <class Shape>
+using match_any_shape = shape<Shape::block, Shape::items, peer_method::match_any, Shape::min_blocks,
+                              Shape::direct_staging ? staging::beside_counters : staging::over_counters,
+                              Shape::byte_digits, Shape::bucket_pointers>;
+
 // The shapes stage 5 runs: the fastest measured on an H100 (chapter README, stage 5). Keys
 // only, 4 bytes: short tiles below long_tiles_from keys (few tiles: a short tile keeps more
 // SMs busy), long ones from there (fewer tiles: less of the per-tile work, fewer status
@@ -102,6 +110,29 @@ inline bool long_tiles_for(std::int64_t n, const config& cfg) {
   return n >= (cfg.onesweep_long_tiles_from > 0 ? cfg.onesweep_long_tiles_from : long_tiles_from);
 }
 
+// A pass of few digit values (the idea of CUB's onesweep: chapter README, stage 5, "Other
+// distributions"). __match_any_sync costs more the more distinct values a warp's 32 lanes
+// hold: on an H100 more than the 8 ballots on random digits (about 30 distinct a step), less
+// on few (16 digit values: about 14 a step); the ballots cost the same on any keys, and
+// shared_or's atomicOrs serialize on the lanes that share a digit. So a sorting pass whose
+// digit takes at most match_digits values over the whole input (the plan counts them from
+// the histogram) is sorted by a second kernel, the same tiles ranked by match_any
+// (solutions/sort/onesweep_few_digits.cuh); every other pass by the pass kernel.
+//
+// For 8-byte keys only: there the second kernel, launched beside the pass kernel, won on
+// few distinct keys and extremes and left uniform keys as they were (measured on an H100).
+// The 4-byte tiles are sized to their registers: ranked by match_any they spilled and lost
+// to the pass kernel they replaced, so 4-byte keys run the pass kernel alone.
+constexpr bool few_digits_kernel_for(std::size_t key_bytes) { return key_bytes == 8; }
+inline constexpr int match_digits = 16;
+// ... from this many keys on (cfg.onesweep_few_digits_from; 0: this): on fewer, the second
+// launch a pass costs more than match_any saves.
+inline constexpr std::int64_t few_digits_from = std::int64_t{1} << 22;
+// cfg.onesweep_match_digits, or match_digits when it is 0 (negative: never; radix: always).
+inline int match_digits_for(const config& cfg) {
+  return cfg.onesweep_match_digits != 0 ? cfg.onesweep_match_digits : match_digits;
+}
+
 // What a pass does, decided on the device from the histogram (so the host never waits).
 enum pass_mode : int {
   pass_skip = 0,  // every key has the same digit here: the order does not change (the pass
@@ -117,6 +148,7 @@ struct pass_plan {
   void* dst_keys;
   const std::uint32_t* src_values;  // nullptr: keys only
   std::uint32_t* dst_values;
+  int digits;  // how many digit values the pass's keys take (the solution's plan; few: the few-digits kernel)
 };
 
 // One launch of the pass kernel covers one portion of the input: at most 2^30 - 1 keys, so
@@ -132,6 +164,8 @@ struct pass_args {
   std::uint64_t* base_out;          // [radix]: ... of the next portion (written by the last tile)
   unsigned* status[2];              // [tile][radix] status words, two arrays
   unsigned* tile_counter;           // this pass's and portion's, zero before
+  int match_digits;                 // (8-byte keys) a pass of at most this many digit values is
+                                    // the few-digits kernel's; -1: none is
 };
 
 // The scratch of stage 5 for `tiles` tiles, `portions` portions of K keys.
@@ -197,5 +231,13 @@ inline workspace_pieces carve(const workspace& ws, std::int64_t n, std::size_t k
 // the stage itself never reads it back). flipped: signed or float keys (their tile shape).
 std::vector<pass_mode> pass_modes(const workspace& ws, std::int64_t n, std::size_t key_bytes, bool flipped,
                                   bool pairs, const config& cfg);
+// ... how many digit values each pass's keys take (the plan's digits);
+std::vector<int> pass_digits(const workspace& ws, std::int64_t n, std::size_t key_bytes, bool flipped, bool pairs,
+                             const config& cfg);
+// ... and how many tile numbers each pass's blocks took from its counters (all portions): the
+// pass kernel takes one a tile; the few-digits kernel's blocks take one a tile and then each
+// one more, past the last tile, to find that none is left.
+std::vector<std::int64_t> tiles_taken(const workspace& ws, std::int64_t n, std::size_t key_bytes, bool flipped,
+                                      bool pairs, const config& cfg);
 
 }  // namespace sort::onesweep

@@ -1,6 +1,8 @@
 // The host side of stage 5 (included at the end of both tracks' onesweep.cu): one memset,
-// the histogram kernel, the plan kernel, then one pass kernel per 8-bit digit (and portion).
-// It never waits for the device: which passes run is decided there (the plan).
+// the histogram kernel, the plan kernel, then one pass kernel per 8-bit digit (and portion)
+// and, for 8-byte keys of a track that has it (the solution), the few-digits kernel beside it
+// (one of the two sorts the pass). It never waits for the device: which passes run, and which
+// kernel sorts each, is decided there (the plan).
 #include <algorithm>
 #include <cstddef>
 #include <stdexcept>
@@ -9,6 +11,36 @@
 namespace sort::WB_TRACK {
 
 namespace onesweep_host {
+
+// The dynamic shared memory of a pass block of Shape: the warps' counters, and the staging
+// area beside them or over them.
+template <class K, class Shape>
+std::size_t pass_shared_bytes() {
+  const std::size_t counters_bytes = sizeof(unsigned) * Shape::counter_words;
+  const std::size_t staging_bytes = sizeof(bits_of<K>) * static_cast<std::size_t>(Shape::tile);
+  return Shape::direct_staging ? counters_bytes + staging_bytes : std::max(staging_bytes, counters_bytes);
+}
+
+// Whether this track's stage 5 sorts passes of few digit values of K with the few-digits
+// kernel: the solution's, for 8-byte keys (onesweep.hpp, few_digits_kernel_for), from
+// few_digits_from keys on (the second launch costs more than it saves on fewer).
+template <class K>
+bool few_digits_kernel_runs(std::int64_t n, const config& cfg) {
+#if defined(SORT_ONESWEEP_FEW_DIGITS_KERNEL)
+  return few_digits_kernel_for(sizeof(K)) && match_digits_for(cfg) > 0 &&
+         n >= (cfg.onesweep_few_digits_from > 0 ? cfg.onesweep_few_digits_from : few_digits_from);
+#else
+  return false;
+#endif
+}
+
+// The few-digits kernel's blocks: as many as the SMs hold at once (cfg.onesweep_few_digits_blocks
+// when set).
+template <class Shape>
+std::int64_t few_digits_blocks(const config& cfg) {
+  if (cfg.onesweep_few_digits_blocks > 0) return cfg.onesweep_few_digits_blocks;
+  return std::int64_t{Shape::min_blocks} * device_sm_count();
+}
 
 template <class K, bool Pairs, class Shape>
 void run(const K* keys_in, K* keys_out, const std::uint32_t* values_in, std::uint32_t* values_out, std::int64_t n,
@@ -43,10 +75,7 @@ void run(const K* keys_in, K* keys_out, const std::uint32_t* values_in, std::uin
              n, base, plan, static_cast<const void*>(keys_in), static_cast<void*>(keys_out),
              static_cast<void*>(other_keys), values_in, Pairs ? values_out : nullptr,
              Pairs ? other_values : nullptr);
-  const std::size_t counters_bytes = sizeof(unsigned) * Shape::counter_words;
-  const std::size_t staging_bytes = sizeof(bits_of<K>) * static_cast<std::size_t>(tile);
-  const std::size_t shared =
-      Shape::direct_staging ? counters_bytes + staging_bytes : std::max(staging_bytes, counters_bytes);
+  const bool few_digits = few_digits_kernel_runs<K>(n, cfg);
   for (int p = 0; p < passes; ++p) {
     for (std::int64_t q = 0; q < portions; ++q) {
       pass_args args{};
@@ -61,7 +90,18 @@ void run(const K* keys_in, K* keys_out, const std::uint32_t* values_in, std::uin
       args.status[0] = status0;
       args.status[1] = status1;
       args.tile_counter = counters + p * portions + q;
-      wb::launch({dim3(static_cast<unsigned>(args.portion_tiles)), dim3(Shape::block), shared},
+      args.match_digits = few_digits ? match_digits_for(cfg) : -1;
+#if defined(SORT_ONESWEEP_FEW_DIGITS_KERNEL)
+      if constexpr (few_digits_kernel_for(sizeof(K))) {
+        if (few_digits) {  // as many blocks as the SMs hold at once, each sorting tile after tile
+          using FewShape = match_any_shape<Shape>;
+          const std::int64_t blocks = std::min(few_digits_blocks<FewShape>(cfg), args.portion_tiles);
+          wb::launch({dim3(static_cast<unsigned>(blocks)), dim3(Shape::block), pass_shared_bytes<K, FewShape>()},
+                     onesweep_few_digits_kernel<K, Pairs, FewShape>, args);
+        }
+      }
+#endif
+      wb::launch({dim3(static_cast<unsigned>(args.portion_tiles)), dim3(Shape::block), pass_shared_bytes<K, Shape>()},
                  onesweep_pass_kernel<K, Pairs, Shape>, args);
     }
   }

@@ -50,6 +50,17 @@ struct config {
   // Stage 5 sorts 4-byte keys without values in longer tiles from this many keys on; 0: its
   // default (onesweep.hpp, 2^24). Tests set it small to run the long tiles on few keys.
   std::int64_t onesweep_long_tiles_from = 0;
+  // Stage 5 (8-byte keys, the solution) sorts a pass whose digit takes at most this many
+  // values over the whole input with its few-digits kernel (ranking by __match_any_sync); 0:
+  // its default (onesweep.hpp, match_digits); negative: never; 256: every sorting pass. Tests
+  // run both kernels on the same keys; the experiments sweep it.
+  int onesweep_match_digits = 0;
+  // ... on this many keys or more; 0: its default (onesweep.hpp, few_digits_from). Tests set
+  // it small to run the few-digits kernel on few keys.
+  std::int64_t onesweep_few_digits_from = 0;
+  // ... in this many blocks a portion at most; 0: as many as the SMs hold at once. Tests set it
+  // small so that a block sorts several tiles of few keys.
+  int onesweep_few_digits_blocks = 0;
 };
 
 // Keys per thread of a stage: 1 for stages 1-3 (the book's one key per thread),

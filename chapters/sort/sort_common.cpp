@@ -67,6 +67,14 @@ void validate(const config& cfg) {
     throw std::invalid_argument("onesweep_long_tiles_from " + std::to_string(cfg.onesweep_long_tiles_from) +
                                 " is negative");
   }
+  if (cfg.onesweep_few_digits_from < 0) {
+    throw std::invalid_argument("onesweep_few_digits_from " + std::to_string(cfg.onesweep_few_digits_from) +
+                                " is negative");
+  }
+  if (cfg.onesweep_few_digits_blocks < 0) {
+    throw std::invalid_argument("onesweep_few_digits_blocks " + std::to_string(cfg.onesweep_few_digits_blocks) +
+                                " is negative");
+  }
   for (const int stage : {4}) {  // stages 5 and 6 run compiled tile shapes
     if (static_cast<std::int64_t>(b) * items_for(stage, cfg) > max_tile_items) {
       throw std::invalid_argument("block x items per thread = " +
@@ -108,16 +116,53 @@ int device_sm_count() {
   return sms;
 }
 
+namespace {
+
+// The stage-5 scratch of the last sort of n > 0 keys in ws.
+workspace_pieces scratch_of(const workspace& ws, std::int64_t n, std::size_t key_bytes, bool flipped, bool pairs,
+                            const config& cfg) {
+  return carve(ws, n, key_bytes, stage_shape(key_bytes, flipped, pairs, long_tiles_for(n, cfg)).tile(), cfg);
+}
+
+std::vector<pass_plan> read_plan(const workspace& ws, std::int64_t n, std::size_t key_bytes, bool flipped, bool pairs,
+                                 const config& cfg) {
+  const workspace_pieces w = scratch_of(ws, n, key_bytes, flipped, pairs, cfg);
+  std::vector<pass_plan> plan(key_bytes);  // one 8-bit digit per byte
+  WB_CHECK(cudaMemcpy(plan.data(), w.scratch + w.offsets.plan, plan.size() * sizeof(pass_plan), cudaMemcpyDeviceToHost));
+  return plan;
+}
+
+}  // namespace
+
 std::vector<pass_mode> pass_modes(const workspace& ws, std::int64_t n, std::size_t key_bytes, bool flipped,
                                   bool pairs, const config& cfg) {
-  const int passes = static_cast<int>(key_bytes);  // one 8-bit digit per byte
-  if (n == 0) return std::vector<pass_mode>(static_cast<std::size_t>(passes), pass_skip);  // nothing ran
-  const workspace_pieces w = carve(ws, n, key_bytes, stage_shape(key_bytes, flipped, pairs, long_tiles_for(n, cfg)).tile(), cfg);
-  std::vector<pass_plan> plan(static_cast<std::size_t>(passes));
-  WB_CHECK(cudaMemcpy(plan.data(), w.scratch + w.offsets.plan, plan.size() * sizeof(pass_plan), cudaMemcpyDeviceToHost));
+  if (n == 0) return std::vector<pass_mode>(key_bytes, pass_skip);  // nothing ran
   std::vector<pass_mode> modes;
-  for (const pass_plan& p : plan) modes.push_back(static_cast<pass_mode>(p.mode));
+  for (const pass_plan& p : read_plan(ws, n, key_bytes, flipped, pairs, cfg)) {
+    modes.push_back(static_cast<pass_mode>(p.mode));
+  }
   return modes;
+}
+
+std::vector<int> pass_digits(const workspace& ws, std::int64_t n, std::size_t key_bytes, bool flipped, bool pairs,
+                             const config& cfg) {
+  if (n == 0) return std::vector<int>(key_bytes, 0);  // nothing ran
+  std::vector<int> digits;
+  for (const pass_plan& p : read_plan(ws, n, key_bytes, flipped, pairs, cfg)) digits.push_back(p.digits);
+  return digits;
+}
+
+std::vector<std::int64_t> tiles_taken(const workspace& ws, std::int64_t n, std::size_t key_bytes, bool flipped,
+                                      bool pairs, const config& cfg) {
+  if (n == 0) return std::vector<std::int64_t>(key_bytes, 0);  // nothing ran
+  const workspace_pieces w = scratch_of(ws, n, key_bytes, flipped, pairs, cfg);
+  const auto portions = static_cast<std::size_t>(w.portions);
+  std::vector<unsigned> counters(key_bytes * portions);  // [pass][portion]
+  WB_CHECK(cudaMemcpy(counters.data(), w.scratch + w.offsets.counters, counters.size() * sizeof(unsigned),
+                      cudaMemcpyDeviceToHost));
+  std::vector<std::int64_t> taken(key_bytes, 0);
+  for (std::size_t i = 0; i < counters.size(); ++i) taken[i / portions] += counters[i];
+  return taken;
 }
 
 }  // namespace onesweep

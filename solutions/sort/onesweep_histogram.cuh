@@ -49,19 +49,26 @@ __global__ void __launch_bounds__(histogram_block)
 
 // 2. One block of radix threads: each pass's bucket starts (an exclusive sum of its counts)
 // into base[p][0][d], and the plan: which passes sort (a digit position where some keys
-// differ), from which buffer into which, so that the last sorting pass lands in the output.
+// differ), from which buffer into which, so that the last sorting pass lands in the output,
+// and how many digit values each pass's keys take (a pass of few is sorted by the
+// few-digits kernel: onesweep_few_digits.cuh).
 __global__ void __launch_bounds__(radix)
     onesweep_plan_kernel(const unsigned long long* histogram, int passes, std::int64_t n, std::uint64_t* base,
                          pass_plan* plan, const void* keys_in, void* keys_out, void* other_keys,
                          const std::uint32_t* values_in, std::uint32_t* values_out, std::uint32_t* other_values) {
   __shared__ unsigned long long warp_totals[radix / 32];
   __shared__ int sorts[max_passes];
+  __shared__ int digits[max_passes];
   const int d = static_cast<int>(threadIdx.x);
   for (int p = 0; p < passes; ++p) {
     const unsigned long long count = histogram[p * radix + d];
     base[(p * 2) * radix + d] = wb::device::block_exclusive_sum<radix, true>(count, warp_totals);
     const int one_bucket = __syncthreads_or(count == static_cast<unsigned long long>(n));
-    if (d == 0) sorts[p] = !one_bucket;
+    const int nonzero = __syncthreads_count(count != 0);  // the digit values this pass's keys take
+    if (d == 0) {
+      sorts[p] = !one_bucket;
+      digits[p] = nonzero;
+    }
   }
   __syncthreads();
   if (d != 0) return;
@@ -71,16 +78,16 @@ __global__ void __launch_bounds__(radix)
   const std::uint32_t* src_values = values_in;
   int run = 0;
   for (int p = 0; p < passes; ++p) {
-    pass_plan here{pass_skip, 0, nullptr, nullptr, nullptr, nullptr};
+    pass_plan here{pass_skip, 0, nullptr, nullptr, nullptr, nullptr, digits[p]};
     if (sorts[p]) {
       const bool into_output = (sorting - 1 - run) % 2 == 0;
       here = {pass_sort, run % 2, src, into_output ? keys_out : other_keys, src_values,
-              values_in == nullptr ? nullptr : (into_output ? values_out : other_values)};
+              values_in == nullptr ? nullptr : (into_output ? values_out : other_values), digits[p]};
       src = here.dst_keys;
       src_values = here.dst_values;
       ++run;
     } else if (sorting == 0 && p == passes - 1) {
-      here = {pass_copy, 0, keys_in, keys_out, values_in, values_out};
+      here = {pass_copy, 0, keys_in, keys_out, values_in, values_out, digits[p]};
     }
     plan[p] = here;
   }

@@ -131,8 +131,10 @@ __device__ __forceinline__ void sort_tile(const pass_args& a, pass_shared& sh, s
     // 32-bit keys: step s starts after step s - 1 (an empty asm the compiler cannot see
     // through). The compiler would otherwise compute every step's peers at once and need
     // more registers than three blocks of 384 threads an SM leave (56). 64-bit keys run two
-    // blocks an SM, where the overlap of steps pays.
-    if constexpr (sizeof(U) == 4) asm volatile("" : "+r"(d) : "r"(previous));
+    // blocks an SM, where the overlap of steps pays (but not with match_any: it spills).
+    if constexpr (sizeof(U) == 4 || Shape::peers == peer_method::match_any) {
+      asm volatile("" : "+r"(d) : "r"(previous));
+    }
 #else
     (void)previous;
 #endif
@@ -247,6 +249,9 @@ __global__ void __launch_bounds__(Shape::block, Shape::min_blocks) onesweep_pass
   constexpr int tile_keys = Shape::tile;
   const int mode = a.plan->mode;
   if (mode == pass_skip) return;
+  if constexpr (few_digits_kernel_for(sizeof(K))) {
+    if (mode == pass_sort && a.plan->digits <= a.match_digits) return;  // the few-digits kernel's pass
+  }
   const int tid = static_cast<int>(threadIdx.x);
   if (mode == pass_copy) {  // every pass skipped: the output is the input
     const pass_plan plan = *a.plan;

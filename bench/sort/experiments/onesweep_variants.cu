@@ -23,7 +23,8 @@
 #include <CLI/CLI.hpp>
 
 // The solution's stage 5 (WB_TRACK=solution, solutions/sort/ on the include path): its kernels,
-// then its host side.
+// then its host side. Not its few-digits kernel (onesweep_few_digits.cuh): every variant runs
+// the pass kernel on every pass, which is what it tunes.
 #include "onesweep_histogram.cuh"
 #include "onesweep_pass.cuh"
 

@@ -3,13 +3,18 @@
 // and stage 5's output is checked against CUB's on the device. cuda backend only.
 //
 //   sort_onesweep_vs_cub --type uint32 --log2n 16,20,24,28 [--pairs] [--dist uniform,few,narrow]
-//                        [--reps 10] [--csv FILE]
+//                        [--reps 10] [--csv FILE] [--match-digits -1,0,256]
 //
 // --dist: the names of device_input.cuh (uniform, few, equal, sorted, low31, topbyte,
 // reversed, extremes, narrow; or their numbers), or `all`. Each row also says how many of the
 // passes stage 5 sorted (the plan it wrote: a pass whose digit every key shares is skipped,
 // where CUB's SortKeys runs every pass). --csv appends one line a row (a header when the file
-// is new).
+// is new). --match-digits: stage 5 once for each value of config::onesweep_match_digits
+// (8-byte keys: a pass whose digit takes at most that many values over the input is sorted by
+// the few-digits kernel, ranking with match_any; 0: the stage's default, -1: never, 256:
+// every sorting pass; 4-byte keys never take it), each row beside CUB's time of the same
+// input. Each row also says how many passes the few-digits kernel sorted (read back from the
+// passes' tile counters).
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
@@ -35,13 +40,14 @@ struct row {
   std::string type, dist;
   std::int64_t n;
   bool pairs;
-  int passes, sorted_passes;
+  int passes, sorted_passes, few_digit_passes, match_digits;
   double stage5_ms, stage5_min_ms, cub_ms;
   unsigned long long mismatches;
 };
 
 template <class K>
-row run(std::int64_t n, bool pairs, int dist, int reps, const std::string& type) {
+std::vector<row> run(std::int64_t n, bool pairs, int dist, int reps, const std::string& type,
+                     const std::vector<int>& match_values) {
   using U = sort::bits_of<K>;
   wb::device_buffer<K> keys(static_cast<std::size_t>(n)), out(static_cast<std::size_t>(n)), ref(static_cast<std::size_t>(n));
   wb::device_buffer<std::uint32_t> values(pairs ? n : 0), vout(pairs ? n : 0), vref(pairs ? n : 0);
@@ -55,37 +61,57 @@ row run(std::int64_t n, bool pairs, int dist, int reps, const std::string& type)
                                       temp_bytes);
   };
   const auto cub_time = wb::time_gpu(std::ref(cub), {2, reps, true});
-  const sort::config cfg{};
-  wb::workspace_buffer ws(sort::onesweep_workspace_bytes(n, sizeof(K), cfg));
-  out.fill_bytes(0xA5);
-  if (pairs) vout.fill_bytes(0xA5);
-  auto ours = [&] {
-    sort::solution::sort_onesweep<K>(keys.data(), out.data(), vin, pairs ? vout.data() : nullptr, n, ws.view(), cfg);
-  };
-  ours();
-  const auto mismatches = sort_experiment::mismatches<K>(out.data(), ref.data(), pairs ? vout.data() : nullptr,
-                                                        pairs ? vref.data() : nullptr, n);
-  const auto modes = sort::onesweep::pass_modes(ws.view(), n, sizeof(K), !std::is_same_v<K, U>, pairs, cfg);
-  int sorted_passes = 0;
-  for (const auto m : modes) sorted_passes += m == sort::onesweep::pass_sort ? 1 : 0;
-  const auto t = wb::time_gpu(std::ref(ours), {2, reps, true});
-  const row r{type, sort_experiment::dist_names[dist], n, pairs, static_cast<int>(modes.size()), sorted_passes,
-              t.median_ms, t.min_ms, cub_time.median_ms, mismatches};
-  std::printf("%-6s %-8s n=%11lld %-5s stage 5 %9.4f ms (min %8.4f, %d of %d passes)  cub %9.4f ms  cub/ours %5.2f  %s (%llu)\n",
-              r.type.c_str(), r.dist.c_str(), static_cast<long long>(n), pairs ? "pairs" : "keys", r.stage5_ms,
-              r.stage5_min_ms, r.sorted_passes, r.passes, r.cub_ms, r.cub_ms / r.stage5_ms,
-              mismatches == 0 ? "ok" : "WRONG", mismatches);
-  std::fflush(stdout);
-  return r;
+  wb::workspace_buffer ws(sort::onesweep_workspace_bytes(n, sizeof(K), sort::config{}));
+  std::vector<row> rows;
+  for (const int match : match_values) {
+    sort::config cfg{};
+    cfg.onesweep_match_digits = match;
+    out.fill_bytes(0xA5);
+    if (pairs) vout.fill_bytes(0xA5);
+    auto ours = [&] {
+      sort::solution::sort_onesweep<K>(keys.data(), out.data(), vin, pairs ? vout.data() : nullptr, n, ws.view(), cfg);
+    };
+    ours();
+    const auto mismatches = sort_experiment::mismatches<K>(out.data(), ref.data(), pairs ? vout.data() : nullptr,
+                                                          pairs ? vref.data() : nullptr, n);
+    constexpr bool flipped = !std::is_same_v<K, U>;
+    const auto modes = sort::onesweep::pass_modes(ws.view(), n, sizeof(K), flipped, pairs, cfg);
+    // A pass whose blocks took more tile numbers than there are tiles: the few-digits kernel's.
+    const auto taken = sort::onesweep::tiles_taken(ws.view(), n, sizeof(K), flipped, pairs, cfg);
+    const std::int64_t tile =
+        sort::onesweep::stage_shape(sizeof(K), flipped, pairs, sort::onesweep::long_tiles_for(n, cfg)).tile();
+    const std::int64_t tiles = (n + tile - 1) / tile;
+    int sorted_passes = 0, few_digit_passes = 0;
+    for (std::size_t p = 0; p < modes.size(); ++p) {
+      sorted_passes += modes[p] == sort::onesweep::pass_sort ? 1 : 0;
+      few_digit_passes += modes[p] == sort::onesweep::pass_sort && taken[p] > tiles ? 1 : 0;
+    }
+    const auto t = wb::time_gpu(std::ref(ours), {2, reps, true});
+    const row r{type, sort_experiment::dist_names[dist], n, pairs, static_cast<int>(modes.size()), sorted_passes,
+                few_digit_passes,
+                sort::onesweep::match_digits_for(cfg), t.median_ms, t.min_ms, cub_time.median_ms, mismatches};
+    std::printf("%-6s %-8s n=%11lld %-5s match %4d  stage 5 %9.4f ms (min %8.4f, %d of %d passes, %d few-digit)  "
+                "cub %9.4f ms  cub/ours %5.2f  %s (%llu)\n",
+                r.type.c_str(), r.dist.c_str(), static_cast<long long>(n), pairs ? "pairs" : "keys", r.match_digits,
+                r.stage5_ms, r.stage5_min_ms, r.sorted_passes, r.passes, r.few_digit_passes, r.cub_ms,
+                r.cub_ms / r.stage5_ms, mismatches == 0 ? "ok" : "WRONG", mismatches);
+    std::fflush(stdout);
+    rows.push_back(r);
+  }
+  return rows;
 }
 
 void append_csv(const std::string& file, const row& r) {
   const bool fresh = !std::filesystem::exists(file);
   std::ofstream csv(file, std::ios::app);
-  if (fresh) csv << "type,dist,n,pairs,passes,sorted_passes,stage5_ms,stage5_min_ms,cub_ms,cub_over_stage5,verified\n";
+  if (fresh) {
+    csv << "type,dist,n,pairs,passes,sorted_passes,stage5_ms,stage5_min_ms,cub_ms,cub_over_stage5,verified,"
+           "match_digits,few_digit_passes\n";
+  }
   csv << r.type << ',' << r.dist << ',' << r.n << ',' << (r.pairs ? 1 : 0) << ',' << r.passes << ','
       << r.sorted_passes << ',' << r.stage5_ms << ',' << r.stage5_min_ms << ',' << r.cub_ms << ','
-      << r.cub_ms / r.stage5_ms << ',' << (r.mismatches == 0 ? "yes" : "NO") << '\n';
+      << r.cub_ms / r.stage5_ms << ',' << (r.mismatches == 0 ? "yes" : "NO") << ',' << r.match_digits << ','
+      << r.few_digit_passes << '\n';
 }
 
 }  // namespace
@@ -99,6 +125,7 @@ int main(int argc, char** argv) {
   bool pairs = false;
   int reps = 10;
   std::string csv;
+  std::vector<int> match_values{0};
   app.add_option("--type", type)->check(CLI::IsMember({"uint32", "int32", "float", "int64"}));
   app.add_option("--n", ns)->delimiter(',');
   app.add_option("--log2n", log2ns)->delimiter(',');
@@ -106,6 +133,9 @@ int main(int argc, char** argv) {
   app.add_flag("--pairs", pairs);
   app.add_option("--reps", reps)->check(CLI::PositiveNumber);
   app.add_option("--csv", csv, "append one line a row to this file");
+  app.add_option("--match-digits", match_values,
+                 "stage 5 with each config::onesweep_match_digits (0: default, -1: never, 256: always)")
+      ->delimiter(',');
   CLI11_PARSE(app, argc, argv);
   for (const int l : log2ns) ns.push_back(std::int64_t{1} << l);
   std::vector<int> dists;
@@ -124,13 +154,15 @@ int main(int argc, char** argv) {
   int failures = 0;
   for (const auto n : ns) {
     for (const int dist : dists) {
-      row r;
-      if (type == "uint32") r = run<std::uint32_t>(n, pairs, dist, reps, type);
-      else if (type == "int32") r = run<std::int32_t>(n, pairs, dist, reps, type);
-      else if (type == "float") r = run<float>(n, pairs, dist, reps, type);
-      else r = run<std::int64_t>(n, pairs, dist, reps, type);
-      if (!csv.empty()) append_csv(csv, r);
-      failures += r.mismatches == 0 ? 0 : 1;
+      std::vector<row> rows;
+      if (type == "uint32") rows = run<std::uint32_t>(n, pairs, dist, reps, type, match_values);
+      else if (type == "int32") rows = run<std::int32_t>(n, pairs, dist, reps, type, match_values);
+      else if (type == "float") rows = run<float>(n, pairs, dist, reps, type, match_values);
+      else rows = run<std::int64_t>(n, pairs, dist, reps, type, match_values);
+      for (const row& r : rows) {
+        if (!csv.empty()) append_csv(csv, r);
+        failures += r.mismatches == 0 ? 0 : 1;
+      }
     }
   }
   return failures == 0 ? 0 : 1;

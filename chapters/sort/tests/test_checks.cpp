@@ -11,6 +11,7 @@
 
 #include "onesweep.hpp"
 #include "test_support.hpp"
+#include "wb/race_check.hpp"
 
 using namespace sort;
 using namespace sort::testing;
@@ -64,6 +65,62 @@ void check_extremes(int stage) {
   std::vector<float> many;
   for (int r = 0; r < 20; ++r) many.insert(many.end(), f.begin() + (r % 5), f.end());
   check_stage<float>(stage, many, cfg, "float extremes, NaNs, signed zeros, denormals");
+}
+
+// Stage 5 on keys (keys only, then key-value) against std::stable_sort, with its own
+// workspace; then, on the solution track, which kernel sorted each pass. The pass kernel's
+// blocks take one tile number a tile; the few-digits kernel's blocks take one a tile and then
+// each one more, past the last, to find none left (onesweep.hpp, tiles_taken). few_kernel:
+// whether this test expects the few-digits kernel to sort the passes of at most
+// match_digits_for(cfg) digit values (false: the pass kernel sorts every pass).
+template <class K>
+void check_pass_kernels(const std::vector<K>& keys, const config& cfg, bool few_kernel, const std::string& what) {
+  using U = bits_of<K>;
+  constexpr int passes = static_cast<int>(sizeof(U));
+  constexpr bool flipped = !std::is_same_v<K, U>;
+  const auto n = static_cast<std::int64_t>(keys.size());
+  std::vector<int> digits(passes);  // how many digit values each pass's keys take
+  for (int p = 0; p < passes; ++p) {
+    std::vector<bool> seen(256);
+    for (const K k : keys) seen[digit_of(key_bits<K>::to_bits(k), p * 8, 8)] = true;
+    digits[static_cast<std::size_t>(p)] = static_cast<int>(std::count(seen.begin(), seen.end(), true));
+  }
+  workspace_buffer<K> ws(n, cfg);
+  for (const bool pairs : {false, true}) {
+    const auto values = pairs ? positions(keys.size()) : std::vector<std::uint32_t>{};
+    wb::device_buffer<K> d_keys(keys), d_out(keys.size());
+    wb::device_buffer<std::uint32_t> d_values(values), d_values_out(values.size());
+    d_out.fill_bytes(0xA5);
+    d_values_out.fill_bytes(0xA5);
+    sort::WB_TRACK::sort_onesweep<K>(d_keys.data(), d_out.data(), pairs ? d_values.data() : nullptr,
+                                     pairs ? d_values_out.data() : nullptr, n, ws.view(), cfg);
+    WB_CHECK(cudaDeviceSynchronize());
+    INFO("stage 5, " << what << ", n " << n << (pairs ? ", key-value" : ", keys only"));
+    const std::string why = sort_error(
+        keys, values, sorted<K>{d_out.to_host(), pairs ? d_values_out.to_host() : std::vector<std::uint32_t>{}});
+    CHECK_MESSAGE(why.empty(), why);
+    if (!wb::testing::testing_solution || n == 0) continue;  // the exercise's stage 5 has the pass kernel alone
+    const onesweep::tile_shape shape = onesweep::stage_shape(sizeof(U), flipped, pairs, onesweep::long_tiles_for(n, cfg));
+    const std::int64_t tile = shape.tile();
+    const std::int64_t tiles = (n + tile - 1) / tile;
+    const std::int64_t portion_tiles = onesweep::portion_tiles_for(tile, cfg.portion);
+    const std::int64_t grid = cfg.onesweep_few_digits_blocks > 0
+                                  ? cfg.onesweep_few_digits_blocks
+                                  : std::int64_t{shape.min_blocks} * onesweep::device_sm_count();
+    std::int64_t few_blocks = 0;  // the few-digits kernel's blocks over all portions
+    for (std::int64_t first = 0; first < tiles; first += portion_tiles) {
+      few_blocks += std::min({grid, portion_tiles, tiles - first});
+    }
+    std::vector<std::int64_t> expected(passes, 0);
+    for (int p = 0; p < passes; ++p) {
+      const int d = digits[static_cast<std::size_t>(p)];
+      if (d == 1) continue;  // skipped (or the copy of an input that no pass sorts): no tile numbers
+      const bool few = few_kernel && d <= onesweep::match_digits_for(cfg);
+      expected[static_cast<std::size_t>(p)] = few ? tiles + few_blocks : tiles;
+    }
+    CHECK(onesweep::pass_digits(ws.view(), n, sizeof(K), flipped, pairs, cfg) == digits);
+    CHECK(onesweep::tiles_taken(ws.view(), n, sizeof(K), flipped, pairs, cfg) == expected);
+  }
 }
 
 void check_all(int stage) {
@@ -156,6 +213,70 @@ TEST_SUITE("sort/5 onesweep") {
     sizes_of(float{}, 1300);
     check_stage<std::int32_t>(5, wb::gen::extremes<std::int32_t>(20000, wb::testing::seed(1400)), cfg,
                               "long tiles, int32 extremes");
+  }
+  TEST_CASE("onesweep: 8-byte keys, a pass of few digit values sorted by the few-digits kernel") {
+    // (The solution; an exercise's stage 5 sorts every pass with its pass kernel, checked on
+    // the same keys.) A pass whose digit takes at most 16 values is the few-digits kernel's:
+    // every pass of 16 distinct int64 keys and of the extremes; of keys with 256 values in the
+    // lowest byte and 16 in the next, the second pass only. Sizes off the tile boundaries, from
+    // under a tile to more tiles than the few-digits kernel has blocks (so a block sorts
+    // several), and across look-back portions.
+    config cfg{};
+    cfg.onesweep_few_digits_from = 1;  // from the first key on (the stage: 2^22 keys)
+    cfg.onesweep_few_digits_blocks = 3;  // (the stage: as many as the SMs hold)
+    const std::int64_t tile = onesweep_tile(8, false);
+    std::uint64_t salt = 1600;
+    for (const std::int64_t n : {std::int64_t{1}, std::int64_t{37}, tile - 1, tile + 1, 4 * tile + 37}) {
+      const auto size = static_cast<std::size_t>(n);
+      check_pass_kernels(wb::gen::few_distinct<std::int64_t>(size, wb::testing::seed(++salt), 16), cfg, true,
+                         "int64, 16 distinct");
+      check_pass_kernels(wb::gen::extremes<std::int64_t>(size, wb::testing::seed(++salt)), cfg, true,
+                         "int64 extremes");
+      auto mixed = wb::gen::uniform<std::int64_t>(size, wb::testing::seed(++salt));
+      for (auto& k : mixed) k = (k & 0xFF) | ((k >> 60 & 0xF) << 8) | (std::int64_t{0x7D} << 40);  // 256, then 16
+      check_pass_kernels(mixed, cfg, true, "int64, 256 digit values in pass 0, 16 in pass 1");
+    }
+    const auto n = static_cast<std::size_t>(3 * tile + 5);
+    const auto few = wb::gen::few_distinct<std::int64_t>(n, wb::testing::seed(++salt), 16);
+    config portions = cfg;
+    portions.portion = tile;  // a tile a portion: one block each
+    check_pass_kernels(few, portions, true, "int64, 16 distinct, a tile a portion");
+    portions.portion = 2 * tile;
+    check_pass_kernels(few, portions, true, "int64, 16 distinct, two tiles a portion");
+    config sm_grid = cfg;
+    sm_grid.onesweep_few_digits_blocks = 0;
+    check_pass_kernels(few, sm_grid, true, "int64, 16 distinct, as many blocks as the SMs hold");
+    // The choice: at most this many digit values (256: every sorting pass; -1: none), and the
+    // keys the stage takes it from (its default, 2^22: not on these).
+    check_pass_kernels(seeded_keys<std::int64_t>(n, wb::testing::seed(++salt)), cfg, true, "int64, random");
+    config every = cfg;
+    every.onesweep_match_digits = 256;
+    check_pass_kernels(seeded_keys<std::int64_t>(n, wb::testing::seed(++salt)), every, true,
+                       "int64, random, match_digits 256");
+    config never = cfg;
+    never.onesweep_match_digits = -1;
+    check_pass_kernels(few, never, false, "int64, 16 distinct, match_digits -1");
+    check_pass_kernels(few, config{}, false, "int64, 16 distinct, fewer keys than the stage's threshold");
+  }
+  TEST_CASE("onesweep: 4-byte keys never take the few-digits kernel") {
+    // Their tiles have no registers to spare for a second ranking (onesweep.hpp): the pass
+    // kernel sorts every pass, whatever the threshold, on short and long tiles.
+    config cfg{};
+    cfg.onesweep_few_digits_from = 1;
+    cfg.onesweep_match_digits = 256;
+    std::uint64_t salt = 1650;
+    for (const std::int64_t long_from : {std::int64_t{0}, std::int64_t{1}}) {
+      cfg.onesweep_long_tiles_from = long_from;
+      const auto n = static_cast<std::size_t>(2 * onesweep_tile(4, false) + 37);
+      check_pass_kernels(wb::gen::few_distinct<std::uint32_t>(n, wb::testing::seed(++salt), 16), cfg, false,
+                         "uint32, 16 distinct");
+      check_pass_kernels(wb::gen::few_distinct<std::int32_t>(n, wb::testing::seed(++salt), 16), cfg, false,
+                         "int32, 16 distinct");
+      check_pass_kernels(wb::gen::few_distinct<float>(n, wb::testing::seed(++salt), 16), cfg, false,
+                         "float, 16 distinct");
+      check_pass_kernels(wb::gen::extremes<std::uint32_t>(n, wb::testing::seed(++salt)), cfg, false,
+                         "uint32 extremes");
+    }
   }
   TEST_CASE("onesweep: passes where every key has the same digit are skipped") {
     const std::int64_t tile = onesweep_tile(8, false);

@@ -23,6 +23,13 @@ std::string sorts_right(int stage, const std::vector<std::uint32_t>& keys, const
   return error.empty() ? error : "uint32 keys with values, n " + std::to_string(keys.size()) + ": " + error;
 }
 
+// ... int64 keys.
+std::string int64_sorts_right(const std::vector<std::int64_t>& keys, const config& cfg) {
+  const auto values = positions(keys.size());
+  const std::string error = sort_error(keys, values, run_stage<std::int64_t>(5, keys, values, cfg));
+  return error.empty() ? error : "int64 keys with values, n " + std::to_string(keys.size()) + ": " + error;
+}
+
 std::vector<std::uint32_t> race_keys(std::size_t n, std::uint64_t salt) {
   return wb::gen::uniform<std::uint32_t>(n, wb::testing::seed(salt), 0u, 4095u);
 }
@@ -69,6 +76,19 @@ TEST_SUITE("sort/5 onesweep") {
   TEST_CASE("race: digit counts by atomics, the look-back's counts, the tile staged in shared memory") {
     const auto keys = race_keys(20000, 605);
     wb::testing::check_race_lesson([&] { return sorts_right(5, keys, shape(256)); }, {true, true, false});
+  }
+  TEST_CASE("race: the few-digits kernel's block sorts tile after tile, each after a barrier") {
+    // 8-byte keys whose two sorting passes take 16 digit values each: the solution sorts them
+    // with its few-digits kernel (an exercise's stage 5 with its pass kernel), here one block
+    // taking every tile in turn, so a tile that starts before the last one is written out
+    // overwrites its shared memory.
+    auto keys = wb::gen::few_distinct<std::int64_t>(static_cast<std::size_t>(2 * onesweep_tile(8, true) + 37),
+                                                    wb::testing::seed(607), 16);
+    for (auto& k : keys) k &= 0xFFFF;  // the high six bytes zero: those passes skipped
+    config cfg = shape(256);
+    cfg.onesweep_few_digits_from = 1;
+    cfg.onesweep_few_digits_blocks = 1;
+    wb::testing::check_race_lesson([&] { return int64_sorts_right(keys, cfg); }, {true, true, false});
   }
 }
 
