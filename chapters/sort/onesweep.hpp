@@ -119,11 +119,12 @@ inline bool long_tiles_for(std::int64_t n, const config& cfg) {
 // the histogram) is sorted by a second kernel, the same tiles ranked by match_any
 // (solutions/sort/onesweep_few_digits.cuh); every other pass by the pass kernel.
 //
-// For 8-byte keys only: there the second kernel, launched beside the pass kernel, won on
-// few distinct keys and extremes and left uniform keys as they were (measured on an H100).
-// The 4-byte tiles are sized to their registers: ranked by match_any they spilled and lost
-// to the pass kernel they replaced, so 4-byte keys run the pass kernel alone.
-constexpr bool few_digits_kernel_for(std::size_t key_bytes) { return key_bytes == 8; }
+// For 8-byte keys without values only: there the second kernel, launched beside the pass
+// kernel, won on few distinct keys and extremes (1.09-1.16x CUB where the pass kernel alone
+// is 0.81-0.85x) and cost uniform keys 1-3% (chapter README). The 4-byte tiles are sized to
+// their registers: ranked by match_any they spilled and lost to the pass kernel they
+// replaced; so did 8-byte keys with values (132 bytes spilled). Those run the pass kernel alone.
+constexpr bool few_digits_kernel_for(std::size_t key_bytes, bool pairs) { return key_bytes == 8 && !pairs; }
 inline constexpr int match_digits = 16;
 // ... from this many keys on (cfg.onesweep_few_digits_from; 0: this): on fewer, the second
 // launch a pass costs more than match_any saves.

@@ -22,12 +22,12 @@ std::size_t pass_shared_bytes() {
 }
 
 // Whether this track's stage 5 sorts passes of few digit values of K with the few-digits
-// kernel: the solution's, for 8-byte keys (onesweep.hpp, few_digits_kernel_for), from
+// kernel: the solution's, for 8-byte keys without values (onesweep.hpp, few_digits_kernel_for), from
 // few_digits_from keys on (the second launch costs more than it saves on fewer).
-template <class K>
+template <class K, bool Pairs>
 bool few_digits_kernel_runs(std::int64_t n, const config& cfg) {
 #if defined(SORT_ONESWEEP_FEW_DIGITS_KERNEL)
-  return few_digits_kernel_for(sizeof(K)) && match_digits_for(cfg) > 0 &&
+  return few_digits_kernel_for(sizeof(K), Pairs) && match_digits_for(cfg) > 0 &&
          n >= (cfg.onesweep_few_digits_from > 0 ? cfg.onesweep_few_digits_from : few_digits_from);
 #else
   return false;
@@ -75,7 +75,7 @@ void run(const K* keys_in, K* keys_out, const std::uint32_t* values_in, std::uin
              n, base, plan, static_cast<const void*>(keys_in), static_cast<void*>(keys_out),
              static_cast<void*>(other_keys), values_in, Pairs ? values_out : nullptr,
              Pairs ? other_values : nullptr);
-  const bool few_digits = few_digits_kernel_runs<K>(n, cfg);
+  const bool few_digits = few_digits_kernel_runs<K, Pairs>(n, cfg);
   for (int p = 0; p < passes; ++p) {
     for (std::int64_t q = 0; q < portions; ++q) {
       pass_args args{};
@@ -92,7 +92,7 @@ void run(const K* keys_in, K* keys_out, const std::uint32_t* values_in, std::uin
       args.tile_counter = counters + p * portions + q;
       args.match_digits = few_digits ? match_digits_for(cfg) : -1;
 #if defined(SORT_ONESWEEP_FEW_DIGITS_KERNEL)
-      if constexpr (few_digits_kernel_for(sizeof(K))) {
+      if constexpr (few_digits_kernel_for(sizeof(K), Pairs)) {
         if (few_digits) {  // as many blocks as the SMs hold at once, each sorting tile after tile
           using FewShape = match_any_shape<Shape>;
           const std::int64_t blocks = std::min(few_digits_blocks<FewShape>(cfg), args.portion_tiles);
