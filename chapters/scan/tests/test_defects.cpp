@@ -29,6 +29,19 @@ struct block_order_scope {
 };
 #endif
 
+// Stage `stage` with sections of 64 threads x 8 items (stage 3's block_scan_coarsened) on
+// `in`, under the in-order, reverse and a shuffled thread order (the cpu backend's; on a GPU
+// the same check three times).
+void check_coarsened_under_every_thread_order(int stage, const std::vector<std::int32_t>& in) {
+  for (const std::string order : {"in-order", "reverse", "shuffle:9"}) {
+#if defined(WB_BACKEND_CPU)
+    thread_order_scope scope(order.c_str());
+#endif
+    CAPTURE(order);
+    check_stage<std::int32_t>(stage, in, config{64, 8, false});
+  }
+}
+
 std::vector<std::int32_t> small_positive(std::size_t n, std::uint64_t salt) {
   return wb::gen::uniform<std::int32_t>(n, wb::testing::seed(salt), 1, 9);
 }
@@ -104,13 +117,7 @@ TEST_SUITE("scan/3 coarsened") {
             << (scan_error(in, defective::coarsened_missing_barrier(in, 64, 8), false).empty() ? "right this time"
                                                                                              : "wrong"));
 #endif
-    for (const std::string order : {"in-order", "reverse", "shuffle:9"}) {
-#if defined(WB_BACKEND_CPU)
-      thread_order_scope scope(order.c_str());
-#endif
-      CAPTURE(order);
-      check_stage<std::int32_t>(3, in, config{64, 8, false});
-    }
+    check_coarsened_under_every_thread_order(3, in);
   }
 }
 
@@ -118,25 +125,13 @@ TEST_SUITE("scan/3 coarsened") {
 // each in its own stage's suite (a learner on stage 3 has not written them yet).
 TEST_SUITE("scan/4 hierarchical") {
   TEST_CASE("S3: the sections' coarsened block scans under every thread order") {
-    for (const std::string order : {"in-order", "reverse", "shuffle:9"}) {
-#if defined(WB_BACKEND_CPU)
-      thread_order_scope scope(order.c_str());
-#endif
-      CAPTURE(order);
-      check_stage<std::int32_t>(4, small_positive(5000, 32), config{64, 8, false});
-    }
+    check_coarsened_under_every_thread_order(4, small_positive(5000, 32));
   }
 }
 
 TEST_SUITE("scan/5 domino") {
   TEST_CASE("S3: the tiles' coarsened block scans under every thread order") {
-    for (const std::string order : {"in-order", "reverse", "shuffle:9"}) {
-#if defined(WB_BACKEND_CPU)
-      thread_order_scope scope(order.c_str());
-#endif
-      CAPTURE(order);
-      check_stage<std::int32_t>(5, small_positive(5000, 32), config{64, 8, false});
-    }
+    check_coarsened_under_every_thread_order(5, small_positive(5000, 32));
   }
 }
 
