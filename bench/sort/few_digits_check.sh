@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
-# Stage 5's few-digits kernel (8-byte keys: a pass whose digit takes few values, ranked by
+# Stage 5's few-digits kernel (keys without values: a pass whose digit takes few values, ranked by
 # __match_any_sync) on a GPU machine, in one command: builds sort, sort_tests and
 # sort_onesweep_vs_cub (cuda backend); runs stage 5's checks on the GPU; runs
-# compute-sanitizer's memcheck and racecheck over the sort executable (int64, 16 distinct
-# keys, stage 5) at 1000003 keys (below the kernel's 2^22 keys: the pass kernel alone) and at
-# 2^22 + 3 keys (the few-digits kernel), and over the few-digits checks of sort_tests; prints
-# the new kernel's registers and spills (cuobjdump); then stage 5 against CUB's radix sort in
-# the same process (bench/sort/experiments/onesweep_vs_cub.cu, every output checked against
-# CUB's) for uint32 and int64 keys (int64 also key-value) at 2^20, 2^24 and 2^28 keys on
-# uniform, few, extremes, sorted and narrow keys. int64 runs twice, with the few-digits kernel
-# (the stage's default) and without it (--match-digits -1: the pass kernel sorts every pass).
+# compute-sanitizer's memcheck and racecheck over the sort executable (int64 and uint32, 16
+# distinct keys, stage 5) at 1000003 keys (below the kernel's 2^22 keys: the pass kernel
+# alone) and at 2^22 + 3 keys (the few-digits kernel), and over the few-digits checks of
+# sort_tests; prints the registers and spills of stage 5's kernels (cuobjdump); then stage 5
+# against CUB's radix sort in the same process (bench/sort/experiments/onesweep_vs_cub.cu,
+# every output checked against CUB's) for uint32, int32, float and int64 keys (int64 also
+# key-value) at 2^20, 2^24 and 2^28 keys on uniform, few, extremes, sorted and narrow keys.
+# Keys alone run twice, with the few-digits kernel (the stage's default) and without it
+# (--match-digits -1: the pass kernel sorts every pass).
 #
 #   OUT=/some/dir bench/sort/few_digits_check.sh [--build DIR] [--fresh] [--deps DIR] [--quick]
 #
@@ -42,11 +43,14 @@ if [ $quick -eq 0 ]; then
   for tool in memcheck racecheck; do
     extra=()
     [ $tool = racecheck ] && extra=(--racecheck-report hazard)
-    for n in 1000003 4194307; do
-      stamp "$tool: sort --type int64 --dist few --n $n --stage 5"
-      timeout 600 compute-sanitizer --tool $tool "${extra[@]}" --error-exitcode 99 "$dir/sort" --type int64 \
-        --dist few --n $n --stage 5 --reps 1 >"$work/logs/${tool}_sort_$n.log" 2>&1
-      note "$tool, sort int64 few n=$n stage 5 (rc $?): $(grep -E 'RACECHECK SUMMARY|ERROR SUMMARY' "$work/logs/${tool}_sort_$n.log" | tail -1)"
+    for type in int64 uint32; do
+      for n in 1000003 4194307; do
+        stamp "$tool: sort --type $type --dist few --n $n --stage 5"
+        log="$work/logs/${tool}_sort_${type}_$n.log"
+        timeout 600 compute-sanitizer --tool $tool "${extra[@]}" --error-exitcode 99 "$dir/sort" --type $type \
+          --dist few --n $n --stage 5 --reps 1 >"$log" 2>&1
+        note "$tool, sort $type few n=$n stage 5 (rc $?): $(grep -E 'RACECHECK SUMMARY|ERROR SUMMARY' "$log" | tail -1)"
+      done
     done
     stamp "$tool: the few-digits checks"
     timeout 900 compute-sanitizer --tool $tool "${extra[@]}" --error-exitcode 99 "$dir/sort_tests" \
@@ -61,8 +65,8 @@ if [ -n "$object" ]; then
   cuobjdump --dump-resource-usage "$object" >"$work/logs/resource_usage.log" 2>&1
   # One line a kernel: its (mangled) name, then REG, STACK, SHARED, LOCAL ...; spills show as
   # a nonzero STACK / LOCAL.
-  note "registers of stage 5's kernels for int64 keys (l: int64; b: with values or not):"
-  grep -A1 -E "Function .*(few_digits_kernel|pass_kernel)IlL" "$work/logs/resource_usage.log" |
+  note "registers of stage 5's kernels (j uint32, i int32, f float, l int64; Lb1: with values):"
+  grep -A1 -E "Function .*(few_digits_kernel|pass_kernel)I" "$work/logs/resource_usage.log" |
     grep -vE "^--$" | paste - - | sed -E 's/^ *Function ([^:]*):/\1/' | tee -a "$summary"
 else
   note "registers: the object of solutions/sort/onesweep.cu was not found under $build/chapters/sort"
@@ -75,9 +79,10 @@ sizes=20,24,28
 [ $quick -eq 1 ] && sizes=24
 dists=uniform,few,extremes,sorted,narrow
 status=0
-"$sweep_exe" --type uint32 --log2n $sizes --dist $dists --reps 10 --csv "$csv" >>"$work/logs/sweep.log" 2>&1 || status=1
-"$sweep_exe" --type int64 --log2n $sizes --dist $dists --reps 10 --match-digits 0,-1 --csv "$csv" \
-  >>"$work/logs/sweep.log" 2>&1 || status=1
+for type in uint32 int32 float int64; do
+  "$sweep_exe" --type $type --log2n $sizes --dist $dists --reps 10 --match-digits 0,-1 --csv "$csv" \
+    >>"$work/logs/sweep.log" 2>&1 || status=1
+done
 "$sweep_exe" --type int64 --pairs --log2n $sizes --dist $dists --reps 10 --match-digits 0,-1 --csv "$csv" \
   >>"$work/logs/sweep.log" 2>&1 || status=1
 note "sweep: rc $status, $(grep -c WRONG "$work/logs/sweep.log") rows WRONG"
@@ -93,8 +98,8 @@ sizes = sorted({int(r["n"]) for r in rows})
 print("\ncub / stage 5 (above 1: stage 5 faster); [passes the few-digits kernel sorted / passes sorted]")
 for kind in dict.fromkeys((r["type"], r["pairs"], r["match_digits"]) for r in rows):
     label = "with the few-digits kernel" if int(kind[2]) > 0 else "pass kernel only (--match-digits -1)"
-    if kind[0] != "int64":
-        label = "4-byte keys: the pass kernel only"
+    if kind[1] == "1":
+        label = "key-value: the pass kernel only"
     print(f"\n{kind[0]}{' pairs' if kind[1] == '1' else ''}, {label}")
     print(f"{'dist':10}" + "".join(f"{'2^%d' % (n.bit_length() - 1):>16}" for n in sizes))
     for dist in dict.fromkeys(r["dist"] for r in rows):

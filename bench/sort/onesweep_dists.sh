@@ -15,7 +15,7 @@
 #
 # $OUT/onesweep_dists.csv   one line a run (type, dist, n, pairs, passes, sorted_passes,
 #                           stage5_ms, stage5_min_ms, cub_ms, cub_over_stage5, verified,
-#                           match_digits, few_digit_passes: the passes 8-byte keys' few-digits
+#                           match_digits, few_digit_passes: the passes the few-digits
 #                           kernel sorted)
 # $OUT/summary.txt          GPU, build, checks, then cub_over_stage5 by distribution and size
 #                           (above 1: stage 5 is faster), the rows below 1.0 listed last

@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
-# Stage 5's threshold for its few-digits kernel, for a GPU machine: which passes of 8-byte keys
+# Stage 5's threshold for its few-digits kernel, for a GPU machine: which passes of int64 keys
 # should it sort (config::onesweep_match_digits: a pass whose digit takes at most that many
 # values over the whole input is sorted by the few-digits kernel, ranking with
 # __match_any_sync; -1: none, the pass kernel sorts every pass; 256: every sorting pass).
 # Builds the sort chapter (cuda backend), runs stage 5's checks on the GPU, then
 # bench/sort/experiments/onesweep_vs_cub.cu on uniform, few, extremes, topbyte and sorted
 # int64 keys (keys only and key-value) at 2^24 and 2^26 keys, stage 5 once per threshold
-# beside CUB in the same process, every output checked against CUB's. (4-byte keys never
-# take the few-digits kernel: onesweep.hpp, few_digits_kernel_for.)
+# beside CUB in the same process, every output checked against CUB's. (Key-value sorts never
+# take the few-digits kernel: onesweep.hpp, few_digits_kernel_for; few_digits_check.sh sweeps
+# every key type.)
 #
 #   OUT=/some/dir bench/sort/onesweep_few_digits.sh [--build DIR] [--fresh] [--deps DIR] [--quick]
 #

@@ -72,9 +72,12 @@ struct shape {
 
 // The same tile ranked by __match_any_sync: what the solution's few-digits kernel runs (a
 // pass of few digit values, below). Its counters need no mask words, so its staging area
-// (beside them) starts earlier in the same shared memory.
+// (beside them) starts earlier in the same shared memory. Two blocks an SM, whatever the pass
+// kernel's: the 4-byte pass kernels run three (56 registers a thread), and the same tiles
+// ranked by match_any need 80 (at 56 they spilled 60-184 bytes a thread).
+inline constexpr int few_digits_min_blocks = 2;
 template <class Shape>
-using match_any_shape = shape<Shape::block, Shape::items, peer_method::match_any, Shape::min_blocks,
+using match_any_shape = shape<Shape::block, Shape::items, peer_method::match_any, few_digits_min_blocks,
                               Shape::direct_staging ? staging::beside_counters : staging::over_counters,
                               Shape::byte_digits, Shape::bucket_pointers>;
 
@@ -119,12 +122,13 @@ inline bool long_tiles_for(std::int64_t n, const config& cfg) {
 // the histogram) is sorted by a second kernel, the same tiles ranked by match_any
 // (solutions/sort/onesweep_few_digits.cuh); every other pass by the pass kernel.
 //
-// For 8-byte keys without values only: there the second kernel, launched beside the pass
-// kernel, won on few distinct keys and extremes (1.09-1.16x CUB where the pass kernel alone
-// is 0.81-0.85x) and cost uniform keys 1-3% (chapter README). The 4-byte tiles are sized to
-// their registers: ranked by match_any they spilled and lost to the pass kernel they
-// replaced; so did 8-byte keys with values (132 bytes spilled). Those run the pass kernel alone.
-constexpr bool few_digits_kernel_for(std::size_t key_bytes, bool pairs) { return key_bytes == 8 && !pairs; }
+// For keys without values only: there the second kernel, launched beside the pass kernel,
+// won on few distinct keys and extremes (int64 1.08-1.17x CUB where the pass kernel alone is
+// 0.81-0.85x; 4-byte keys 0.92-1.18x where it is 0.69-0.91x) and cost uniform and narrow keys
+// 0-6% (chapter README). With values it lost: at two blocks an SM the tiles spilled (132 bytes for int64,
+// 340 for uint32); at one, which holds their registers, an SM ran too few warps (0.74-0.86x
+// CUB where the pass kernel alone is 0.90-1.02x). Key-value sorts run the pass kernel alone.
+constexpr bool few_digits_kernel_for(bool pairs) { return !pairs; }
 inline constexpr int match_digits = 16;
 // ... from this many keys on (cfg.onesweep_few_digits_from; 0: this): on fewer, the second
 // launch a pass costs more than match_any saves.
@@ -165,7 +169,7 @@ struct pass_args {
   std::uint64_t* base_out;          // [radix]: ... of the next portion (written by the last tile)
   unsigned* status[2];              // [tile][radix] status words, two arrays
   unsigned* tile_counter;           // this pass's and portion's, zero before
-  int match_digits;                 // (8-byte keys) a pass of at most this many digit values is
+  int match_digits;                 // (keys alone) a pass of at most this many digit values is
                                     // the few-digits kernel's; -1: none is
 };
 

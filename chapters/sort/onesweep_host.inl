@@ -1,6 +1,6 @@
 // The host side of stage 5 (included at the end of both tracks' onesweep.cu): one memset,
 // the histogram kernel, the plan kernel, then one pass kernel per 8-bit digit (and portion)
-// and, for 8-byte keys of a track that has it (the solution), the few-digits kernel beside it
+// and, for keys without values in a track that has it (the solution), the few-digits kernel beside it
 // (one of the two sorts the pass). It never waits for the device: which passes run, and which
 // kernel sorts each, is decided there (the plan).
 #include <algorithm>
@@ -22,12 +22,12 @@ std::size_t pass_shared_bytes() {
 }
 
 // Whether this track's stage 5 sorts passes of few digit values of K with the few-digits
-// kernel: the solution's, for 8-byte keys without values (onesweep.hpp, few_digits_kernel_for), from
+// kernel: the solution's, for keys without values (onesweep.hpp, few_digits_kernel_for), from
 // few_digits_from keys on (the second launch costs more than it saves on fewer).
 template <class K, bool Pairs>
 bool few_digits_kernel_runs(std::int64_t n, const config& cfg) {
 #if defined(SORT_ONESWEEP_FEW_DIGITS_KERNEL)
-  return few_digits_kernel_for(sizeof(K), Pairs) && match_digits_for(cfg) > 0 &&
+  return few_digits_kernel_for(Pairs) && match_digits_for(cfg) > 0 &&
          n >= (cfg.onesweep_few_digits_from > 0 ? cfg.onesweep_few_digits_from : few_digits_from);
 #else
   return false;
@@ -92,7 +92,7 @@ void run(const K* keys_in, K* keys_out, const std::uint32_t* values_in, std::uin
       args.tile_counter = counters + p * portions + q;
       args.match_digits = few_digits ? match_digits_for(cfg) : -1;
 #if defined(SORT_ONESWEEP_FEW_DIGITS_KERNEL)
-      if constexpr (few_digits_kernel_for(sizeof(K), Pairs)) {
+      if constexpr (few_digits_kernel_for(Pairs)) {
         if (few_digits) {  // as many blocks as the SMs hold at once, each sorting tile after tile
           using FewShape = match_any_shape<Shape>;
           const std::int64_t blocks = std::min(few_digits_blocks<FewShape>(cfg), args.portion_tiles);

@@ -50,7 +50,7 @@ struct config {
   // Stage 5 sorts 4-byte keys without values in longer tiles from this many keys on; 0: its
   // default (onesweep.hpp, 2^24). Tests set it small to run the long tiles on few keys.
   std::int64_t onesweep_long_tiles_from = 0;
-  // Stage 5 (8-byte keys, the solution) sorts a pass whose digit takes at most this many
+  // Stage 5 (keys without values, the solution) sorts a pass whose digit takes at most this many
   // values over the whole input with its few-digits kernel (ranking by __match_any_sync); 0:
   // its default (onesweep.hpp, match_digits); negative: never; 256: every sorting pass. Tests
   // run both kernels on the same keys; the experiments sweep it.

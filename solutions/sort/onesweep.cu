@@ -19,7 +19,7 @@
 //
 //   onesweep_histogram.cuh   the histogram kernel and the plan kernel (kernels 1 and 2)
 //   onesweep_pass.cuh        the pass kernel (kernel 3)
-//   onesweep_few_digits.cuh  (8-byte keys alone, past the exercise) kernel 3b: a pass whose digit
+//   onesweep_few_digits.cuh  (keys without values, past the exercise) kernel 3b: a pass whose digit
 //                            takes few values, ranked by __match_any_sync
 //   onesweep_host.inl        the launches (shared by both tracks)
 #include "onesweep_histogram.cuh"

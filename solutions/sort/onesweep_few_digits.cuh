@@ -1,4 +1,4 @@
-// Stage 5, a pass of few digit values (8-byte keys without values; the solution's own step
+// Stage 5, a pass of few digit values (keys without values; the solution's own step
 // past the exercise): the pass kernel's tiles, ranked by __match_any_sync. See onesweep.cu for the
 // whole stage, onesweep.hpp (few_digits_kernel_for, match_digits) for when it runs.
 //

@@ -249,7 +249,7 @@ __global__ void __launch_bounds__(Shape::block, Shape::min_blocks) onesweep_pass
   constexpr int tile_keys = Shape::tile;
   const int mode = a.plan->mode;
   if (mode == pass_skip) return;
-  if constexpr (few_digits_kernel_for(sizeof(K), Pairs)) {
+  if constexpr (few_digits_kernel_for(Pairs)) {
     if (mode == pass_sort && a.plan->digits <= a.match_digits) return;  // the few-digits kernel's pass
   }
   const int tid = static_cast<int>(threadIdx.x);

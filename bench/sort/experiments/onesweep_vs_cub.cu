@@ -10,9 +10,9 @@
 // passes stage 5 sorted (the plan it wrote: a pass whose digit every key shares is skipped,
 // where CUB's SortKeys runs every pass). --csv appends one line a row (a header when the file
 // is new). --match-digits: stage 5 once for each value of config::onesweep_match_digits
-// (8-byte keys: a pass whose digit takes at most that many values over the input is sorted by
+// (keys without values: a pass whose digit takes at most that many values over the input is sorted by
 // the few-digits kernel, ranking with match_any; 0: the stage's default, -1: never, 256:
-// every sorting pass; 4-byte keys never take it), each row beside CUB's time of the same
+// every sorting pass; key-value sorts never take it), each row beside CUB's time of the same
 // input. Each row also says how many passes the few-digits kernel sorted (read back from the
 // passes' tile counters).
 #include <cstdint>
@@ -47,7 +47,7 @@ struct row {
 
 template <class K>
 std::vector<row> run(std::int64_t n, bool pairs, int dist, int reps, const std::string& type,
-                     const std::vector<int>& match_values) {
+                     const std::vector<int>& match_values, std::int64_t few_digits_from) {
   using U = sort::bits_of<K>;
   wb::device_buffer<K> keys(static_cast<std::size_t>(n)), out(static_cast<std::size_t>(n)), ref(static_cast<std::size_t>(n));
   wb::device_buffer<std::uint32_t> values(pairs ? n : 0), vout(pairs ? n : 0), vref(pairs ? n : 0);
@@ -66,6 +66,7 @@ std::vector<row> run(std::int64_t n, bool pairs, int dist, int reps, const std::
   for (const int match : match_values) {
     sort::config cfg{};
     cfg.onesweep_match_digits = match;
+    cfg.onesweep_few_digits_from = few_digits_from;
     out.fill_bytes(0xA5);
     if (pairs) vout.fill_bytes(0xA5);
     auto ours = [&] {
@@ -136,6 +137,9 @@ int main(int argc, char** argv) {
   app.add_option("--match-digits", match_values,
                  "stage 5 with each config::onesweep_match_digits (0: default, -1: never, 256: always)")
       ->delimiter(',');
+  std::int64_t few_digits_from = 0;
+  app.add_option("--few-digits-from", few_digits_from,
+                 "config::onesweep_few_digits_from: the few-digits kernel from this many keys on (0: the stage's)");
   CLI11_PARSE(app, argc, argv);
   for (const int l : log2ns) ns.push_back(std::int64_t{1} << l);
   std::vector<int> dists;
@@ -155,10 +159,10 @@ int main(int argc, char** argv) {
   for (const auto n : ns) {
     for (const int dist : dists) {
       std::vector<row> rows;
-      if (type == "uint32") rows = run<std::uint32_t>(n, pairs, dist, reps, type, match_values);
-      else if (type == "int32") rows = run<std::int32_t>(n, pairs, dist, reps, type, match_values);
-      else if (type == "float") rows = run<float>(n, pairs, dist, reps, type, match_values);
-      else rows = run<std::int64_t>(n, pairs, dist, reps, type, match_values);
+      if (type == "uint32") rows = run<std::uint32_t>(n, pairs, dist, reps, type, match_values, few_digits_from);
+      else if (type == "int32") rows = run<std::int32_t>(n, pairs, dist, reps, type, match_values, few_digits_from);
+      else if (type == "float") rows = run<float>(n, pairs, dist, reps, type, match_values, few_digits_from);
+      else rows = run<std::int64_t>(n, pairs, dist, reps, type, match_values, few_digits_from);
       for (const row& r : rows) {
         if (!csv.empty()) append_csv(csv, r);
         failures += r.mismatches == 0 ? 0 : 1;

@@ -107,7 +107,7 @@ void check_pass_kernels(const std::vector<K>& keys, const config& cfg, bool few_
     const std::int64_t portion_tiles = onesweep::portion_tiles_for(tile, cfg.portion);
     const std::int64_t grid = cfg.onesweep_few_digits_blocks > 0
                                   ? cfg.onesweep_few_digits_blocks
-                                  : std::int64_t{shape.min_blocks} * onesweep::device_sm_count();
+                                  : std::int64_t{onesweep::few_digits_min_blocks} * onesweep::device_sm_count();
     std::int64_t few_blocks = 0;  // the few-digits kernel's blocks over all portions
     for (std::int64_t first = 0; first < tiles; first += portion_tiles) {
       few_blocks += std::min({grid, portion_tiles, tiles - first});
@@ -259,24 +259,36 @@ TEST_SUITE("sort/5 onesweep") {
     check_pass_kernels(few, never, false, "int64, 16 distinct, match_digits -1");
     check_pass_kernels(few, config{}, false, "int64, 16 distinct, fewer keys than the stage's threshold");
   }
-  TEST_CASE("onesweep: 4-byte keys never take the few-digits kernel") {
-    // Their tiles have no registers to spare for a second ranking (onesweep.hpp): the pass
-    // kernel sorts every pass, whatever the threshold, on short and long tiles.
+  TEST_CASE("onesweep: 4-byte keys, a pass of few digit values sorted by the few-digits kernel (keys only)") {
+    // The same kernel on the 4-byte tiles, short and long (a shape of its own each: onesweep.hpp,
+    // stage_shape), plain and flipped keys (int32, float); with values the pass kernel sorts
+    // every pass (check_pass_kernels runs both). Sizes off the tile boundaries, several tiles a
+    // block.
     config cfg{};
     cfg.onesweep_few_digits_from = 1;
-    cfg.onesweep_match_digits = 256;
+    cfg.onesweep_few_digits_blocks = 2;
     std::uint64_t salt = 1650;
     for (const std::int64_t long_from : {std::int64_t{0}, std::int64_t{1}}) {
       cfg.onesweep_long_tiles_from = long_from;
-      const auto n = static_cast<std::size_t>(2 * onesweep_tile(4, false) + 37);
-      check_pass_kernels(wb::gen::few_distinct<std::uint32_t>(n, wb::testing::seed(++salt), 16), cfg, false,
-                         "uint32, 16 distinct");
-      check_pass_kernels(wb::gen::few_distinct<std::int32_t>(n, wb::testing::seed(++salt), 16), cfg, false,
-                         "int32, 16 distinct");
-      check_pass_kernels(wb::gen::few_distinct<float>(n, wb::testing::seed(++salt), 16), cfg, false,
-                         "float, 16 distinct");
-      check_pass_kernels(wb::gen::extremes<std::uint32_t>(n, wb::testing::seed(++salt)), cfg, false,
-                         "uint32 extremes");
+      const std::int64_t tile = onesweep::stage_shape(4, false, false, onesweep::long_tiles_for(1, cfg)).tile();
+      for (const std::int64_t n : {std::int64_t{37}, tile + 1, 5 * tile - 1}) {
+        const auto size = static_cast<std::size_t>(n);
+        check_pass_kernels(wb::gen::few_distinct<std::uint32_t>(size, wb::testing::seed(++salt), 16), cfg, true,
+                           "uint32, 16 distinct");
+        check_pass_kernels(wb::gen::few_distinct<std::int32_t>(size, wb::testing::seed(++salt), 16), cfg, true,
+                           "int32, 16 distinct");
+        check_pass_kernels(wb::gen::few_distinct<float>(size, wb::testing::seed(++salt), 16), cfg, true,
+                           "float, 16 distinct");
+        check_pass_kernels(wb::gen::extremes<std::uint32_t>(size, wb::testing::seed(++salt)), cfg, true,
+                           "uint32 extremes");
+        check_pass_kernels(wb::gen::extremes<float>(size, wb::testing::seed(++salt)), cfg, true, "float extremes");
+      }
+      const auto n = static_cast<std::size_t>(3 * tile + 5);
+      check_pass_kernels(seeded_keys<std::uint32_t>(n, wb::testing::seed(++salt)), cfg, true, "uint32, random");
+      config never = cfg;
+      never.onesweep_match_digits = -1;
+      check_pass_kernels(wb::gen::few_distinct<std::int32_t>(n, wb::testing::seed(++salt), 16), never, false,
+                         "int32, 16 distinct, match_digits -1");
     }
   }
   TEST_CASE("onesweep: passes where every key has the same digit are skipped") {

@@ -77,7 +77,7 @@ TEST_SUITE("sort/5 onesweep") {
     wb::testing::check_race_lesson([&] { return sorts_right(5, keys, shape(256)); }, {true, true, false});
   }
   TEST_CASE("race: the few-digits kernel's block sorts tile after tile, each after a barrier") {
-    // 8-byte keys whose two sorting passes take 16 digit values each: the solution sorts them
+    // int64 keys whose two sorting passes take 16 digit values each: the solution sorts them
     // with its few-digits kernel (an exercise's stage 5 with its pass kernel), here one block
     // taking every tile in turn, so a tile that starts before the last one is written out
     // overwrites its shared memory.
