@@ -178,16 +178,33 @@ __global__ void __launch_bounds__(rle_threads)
   }
   __syncthreads();
   const std::int64_t start = static_cast<std::int64_t>(blockIdx.x) * rle_tile;
-  unsigned mine = 0;
-  std::int64_t my_first = n;
+  // Every load first, then the comparisons: the 32 loads are in flight together (a few blocks
+  // an SM at 2^20 keys, so one load at a time would leave the kernel waiting on each).
+  std::int64_t key[rle_items], previous[rle_items];
+#pragma unroll
   for (int k = 0; k < rle_items; ++k) {
     const std::int64_t i = start + k * rle_threads + static_cast<int>(threadIdx.x);
-    if (i < n && (i == 0 || sorted[i] != sorted[i - 1])) {
+    key[k] = i < n ? sorted[i] : 0;
+    previous[k] = i > 0 && i < n ? sorted[i - 1] : 0;
+  }
+  unsigned mine = 0;
+  std::int64_t my_first = n;
+#pragma unroll
+  for (int k = 0; k < rle_items; ++k) {
+    const std::int64_t i = start + k * rle_threads + static_cast<int>(threadIdx.x);
+    if (i < n && (i == 0 || key[k] != previous[k])) {
       ++mine;
       if (i < my_first) my_first = i;
     }
   }
-  if (mine > 0) {
+  // A warp's sum and minimum first, then one shared atomic a warp (one a thread serialized
+  // 256 atomics on one word where every key is a run).
+  mine = __reduce_add_sync(0xffffffffu, mine);
+  for (int d = 16; d > 0; d >>= 1) {
+    const std::int64_t other = __shfl_xor_sync(0xffffffffu, my_first, d);
+    my_first = other < my_first ? other : my_first;
+  }
+  if ((threadIdx.x & 31) == 0 && mine > 0) {
     atomicAdd(&count, static_cast<unsigned long long>(mine));
     atomicMin(&first, static_cast<unsigned long long>(my_first));
   }

@@ -32,9 +32,12 @@ __global__ void sample_insert_kernel(const std::int64_t* in, std::int64_t n, ht:
   if ((threadIdx.x & 31) == 0 && changes > 0) atomicAdd(&state->sample_changes, static_cast<unsigned long long>(changes));
 }
 
-// Frequencies of frequencies: how many keys the sample saw at all, once, twice.
-constexpr unsigned frequencies_blocks = 32;
-__global__ void sample_frequencies_kernel(ht::table_view<unsigned> t, table_state* state) {
+// Frequencies of frequencies: how many keys the sample saw at all, once, twice. Each thread
+// reads a few slots, each warp adds its threads' sums (shuffles), each block its warps' (shared
+// memory): six global atomics a block. (An atomic from every warp queued on the six words;
+// 32 blocks instead left each thread reading its 16 slots one after another.)
+constexpr int frequencies_slots_per_thread = 4;
+__global__ void __launch_bounds__(block) sample_frequencies_kernel(ht::table_view<unsigned> t, table_state* state) {
   unsigned long long seen = 0, once = 0, twice = 0, smallest = ~0ull, largest = 0, most = 0;
   for (std::int64_t i = wb::global_thread_index(); i < static_cast<std::int64_t>(t.capacity);
        i += wb::grid_thread_count()) {
@@ -58,7 +61,28 @@ __global__ void sample_frequencies_kernel(ht::table_view<unsigned> t, table_stat
     const unsigned long long m = __shfl_xor_sync(0xffffffffu, most, d);
     most = m > most ? m : most;
   }
-  if ((threadIdx.x & 31) == 0 && seen > 0) {
+  constexpr int warps = block / 32;
+  __shared__ unsigned long long warp_sums[6][warps];
+  const int warp = static_cast<int>(threadIdx.x) / 32;
+  if ((threadIdx.x & 31) == 0) {
+    warp_sums[0][warp] = seen;
+    warp_sums[1][warp] = once;
+    warp_sums[2][warp] = twice;
+    warp_sums[3][warp] = smallest;
+    warp_sums[4][warp] = largest;
+    warp_sums[5][warp] = most;
+  }
+  __syncthreads();
+  if (threadIdx.x != 0) return;
+  for (int w = 1; w < warps; ++w) {
+    seen += warp_sums[0][w];
+    once += warp_sums[1][w];
+    twice += warp_sums[2][w];
+    smallest = warp_sums[3][w] < smallest ? warp_sums[3][w] : smallest;
+    largest = warp_sums[4][w] > largest ? warp_sums[4][w] : largest;
+    most = warp_sums[5][w] > most ? warp_sums[5][w] : most;
+  }
+  if (seen > 0) {
     atomicAdd(&state->sample_seen, seen);
     atomicAdd(&state->sample_once, once);
     atomicAdd(&state->sample_twice, twice);
@@ -82,9 +106,10 @@ ht::table_view<unsigned> place_sample_table(arena& a, std::int64_t n) {
 sample_summary take_sample(const std::int64_t* in, std::int64_t n, ht::table_view<unsigned> t, table_state* state) {
   wb::launch({grid_for(static_cast<std::int64_t>(t.capacity)), block}, clear_table_kernel<unsigned>, t, state);
   wb::launch({grid_for(sample::sample_size(n)), block}, sample_insert_kernel, in, n, t, state);
-  // (few blocks: each warp adds its sums to the state with six global atomics, and many
-  // warps queueing on six words cost more than the few slots each thread reads)
-  wb::launch({frequencies_blocks, block}, sample_frequencies_kernel, t, state);
+  wb::launch({grid_for((static_cast<std::int64_t>(t.capacity) + frequencies_slots_per_thread - 1) /
+                      frequencies_slots_per_thread),
+              block},
+             sample_frequencies_kernel, t, state);
   const table_state st = read_state(state);
   sample_summary s;
   s.samples = sample::sample_size(n);
