@@ -220,7 +220,7 @@ int run(const options& opt, const CLI::App& app) {
     data = generate<T>(opt.dist, static_cast<std::size_t>(requested), opt.common.seed);
     source = fmt::format("{}, seed {}", opt.dist, opt.common.seed);
   }
-  if (opt.trace) return trace<T>(data, opt.type, opt.svg);
+  if (opt.trace) return trace<T>(data, opt.type, opt.svg, wb::track_name(wb::track_named(opt.common.track)));
   wb::print_device_info_or_exit();
   scan_chapter<T> chapter(opt, std::move(data), source);
   return wb::run_chapter(chapter, stages, opt.common);

@@ -24,6 +24,7 @@
 #include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 #include "wb/device/plus.hpp"
 #include "wb/device_buffer.hpp"
@@ -111,12 +112,14 @@ double tolerance(double prefix_abs, std::int64_t depth) {
 
 // ---------------------------------------------------------------------------------------
 // Traces for tiny inputs (--trace): each step's value per thread, as the book's figures
-// draw them. Host simulations of the stages' steps, written for reading.
+// draw them. Host simulations of the stages' steps, written for reading, then what each
+// track's kernel computes on the same input; `failing` (when given) collects the tracks whose
+// kernel got an item wrong or failed to run.
 // ---------------------------------------------------------------------------------------
 template <class T>
-std::string trace_kogge_stone(std::span<const T> in);
+std::string trace_kogge_stone(std::span<const T> in, std::vector<std::string>* failing = nullptr);
 template <class T>
-std::string trace_brent_kung(std::span<const T> in);
+std::string trace_brent_kung(std::span<const T> in, std::vector<std::string>* failing = nullptr);
 inline constexpr std::size_t max_trace_items = 32;
 
 }  // namespace scan

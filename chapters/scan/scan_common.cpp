@@ -130,9 +130,9 @@ std::string header(std::size_t count, const char* what) {
 // What each track's kernel of `stage` computes on `in` (one block of 32 threads, or more for
 // Brent-Kung's pairs): its outputs in a row under the steps, the wrong ones marked "!", or the
 // launch's failure (on the cpu backend with WB_CPU_RACECHECK=1, as wb trace runs it, a race is
-// named with its lines).
+// named with its lines); the track of each kernel wrong or failed goes into *failing.
 template <class T>
-std::string kernel_rows(int stage, std::span<const T> in, const std::vector<T>& expected) {
+std::string kernel_rows(int stage, std::span<const T> in, const std::vector<T>& expected, std::vector<std::string>* failing) {
   std::string s;
   const auto& kernels = trace_kernels<T>(stage);
   if (kernels.empty() || in.empty()) return s;
@@ -159,8 +159,10 @@ std::string kernel_rows(int stage, std::span<const T> in, const std::vector<T>& 
         else line += fmt::format(" {:>7}", fmt::format("{}{}", got[i], bad ? "!" : ""));
       }
       line += wrong == 0 ? "   right" : fmt::format("   {} wrong", wrong);
+      if (wrong > 0 && failing != nullptr) failing->push_back(track);
     } catch (const std::exception& e) {
       line += std::string(" the launch failed: ") + e.what();
+      if (failing != nullptr) failing->push_back(track);
     }
     s += line + "\n";
   }
@@ -168,7 +170,7 @@ std::string kernel_rows(int stage, std::span<const T> in, const std::vector<T>& 
 }
 
 template <class T>
-std::string trace_kogge_stone(std::span<const T> in) {
+std::string trace_kogge_stone(std::span<const T> in, std::vector<std::string>* failing) {
   // PMPP §11.2: thread i owns XY[i]; at stride s every thread i >= s adds XY[i - s], all
   // reading before any writes (the barrier between the read and the write).
   std::vector<T> xy(in.begin(), in.end());
@@ -187,12 +189,12 @@ std::string trace_kogge_stone(std::span<const T> in) {
     s += row(fmt::format("stride {}", stride), xy, &changed);
   }
   s += fmt::format("{} additions for {} items (n log2 n - (n - 1) in general)\n", additions, xy.size());
-  s += kernel_rows<T>(1, in, xy);
+  s += kernel_rows<T>(1, in, xy, failing);
   return s;
 }
 
 template <class T>
-std::string trace_brent_kung(std::span<const T> in) {
+std::string trace_brent_kung(std::span<const T> in, std::vector<std::string>* failing) {
   // PMPP §11.4: a section of 2B items, B threads; the up-sweep builds a tree of partial sums
   // at the last index of each subtree, the down-sweep hands them forward.
   const std::size_t n = in.size();
@@ -227,7 +229,7 @@ std::string trace_brent_kung(std::span<const T> in) {
     s += row(fmt::format("down-sweep stride {}", stride), xy, &changed);
   }
   s += fmt::format("{} additions for {} items (at most 2n - 2 - log2 n in general)\n", additions, section);
-  s += kernel_rows<T>(2, in, std::vector<T>(xy.begin(), xy.begin() + static_cast<std::ptrdiff_t>(n)));
+  s += kernel_rows<T>(2, in, std::vector<T>(xy.begin(), xy.begin() + static_cast<std::ptrdiff_t>(n)), failing);
   return s;
 }
 
@@ -240,11 +242,11 @@ template std::vector<std::pair<std::string, trace_stage_fn<std::int32_t>>>& trac
 template std::vector<std::pair<std::string, trace_stage_fn<std::int64_t>>>& trace_kernels<std::int64_t>(int);
 template std::vector<std::pair<std::string, trace_stage_fn<float>>>& trace_kernels<float>(int);
 
-template std::string trace_kogge_stone<std::int32_t>(std::span<const std::int32_t>);
-template std::string trace_kogge_stone<std::int64_t>(std::span<const std::int64_t>);
-template std::string trace_kogge_stone<float>(std::span<const float>);
-template std::string trace_brent_kung<std::int32_t>(std::span<const std::int32_t>);
-template std::string trace_brent_kung<std::int64_t>(std::span<const std::int64_t>);
-template std::string trace_brent_kung<float>(std::span<const float>);
+template std::string trace_kogge_stone<std::int32_t>(std::span<const std::int32_t>, std::vector<std::string>*);
+template std::string trace_kogge_stone<std::int64_t>(std::span<const std::int64_t>, std::vector<std::string>*);
+template std::string trace_kogge_stone<float>(std::span<const float>, std::vector<std::string>*);
+template std::string trace_brent_kung<std::int32_t>(std::span<const std::int32_t>, std::vector<std::string>*);
+template std::string trace_brent_kung<std::int64_t>(std::span<const std::int64_t>, std::vector<std::string>*);
+template std::string trace_brent_kung<float>(std::span<const float>, std::vector<std::string>*);
 
 }  // namespace scan
