@@ -1015,11 +1015,13 @@ int main(int argc, char** argv) {
   // The checks print commands too (how to trace an input): they start the same way.
   setenv("WB_COMMAND", g_wb.c_str(), 1);
   CLI::App app{"wb: the workbook's exercises, stage by stage. From the repository root: ./wb (or build/wb)."};
-  app.footer(
+  // The commands as you started wb (./wb, build/wb or wb), so that they can be pasted.
+  app.footer(fmt::format(
       "\nA stage is named chapter/number: merge/2.\n"
-      "Start with `wb list`, then `wb check <stage>`, `wb hint <stage>`, `wb files <stage>`, or `wb watch` while you "
-      "edit.\n"
-      "Exit status: 0 ok (check: the stage passes), 1 the stage fails or the build failed, 2 bad input.");
+      "Start with `{0} list`, then `{0} check <stage>`, `{0} hint <stage>`, `{0} files <stage>`, or `{0} watch` while "
+      "you edit.\n"
+      "Exit status: 0 ok (check: the stage passes), 1 the stage fails or the build failed, 2 bad input.",
+      g_wb));
   app.require_subcommand(1);
   bool no_build = false;
   app.add_flag("--no-build", no_build, "do not build first (the build is up to date)")->group("");

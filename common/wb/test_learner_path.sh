@@ -184,6 +184,8 @@ has '^  build/wb check merge/1 '
 expect 0 ./wb hint merge/2
 has '^edit: exercises/merge/output_ranges\.cuh +exercises/merge/basic\.cu'
 has '^more: \./wb hint merge/2 --level 2'
+expect 0 ./wb watch --help
+has 'Start with `\./wb list`, then `\./wb check <stage>`'
 
 step "wb check with no stage checks the next one"
 expect 1 $wb check
