@@ -37,12 +37,11 @@ inline constexpr std::array<wb::stage, 7> stages = {{
       "part_begin(p) = p * ceil(total / parts), clamped to total, in 64-bit integers. Each thread takes "
       "[part_begin(tid), part_begin(tid + 1)), co-ranks both ends, and merges A[i_curr, i_next) and "
       "B[j_curr, j_next) into C + k_curr, values alongside.",
-      "part_begin: per_part = ceil_div(total, parts) (M4), return min_of(p * per_part, total) (M12: 64-bit). "
-      "Kernel: tid = wb::global_thread_index(), threads = wb::grid_thread_count(); k_curr = part_begin(tid, "
-      "threads, m + n), k_next = part_begin(tid + 1, ...); i_curr = co_rank(k_curr, A, m, B, n), i_next = "
-      "co_rank(k_next, ...), j = k - i; merge_sequential(A + i_curr, i_next - i_curr, B + j_curr, j_next - "
-      "j_curr, C + k_curr, offset_or_null(A_val, i_curr), offset_or_null(B_val, j_curr), "
-      "offset_or_null(C_val, k_curr))."}},
+      "part_begin: round the division up (M4), clamp the product to total, and compute it in 64 bits (M12). "
+      "Kernel: wb::global_thread_index() and wb::grid_thread_count() give the thread and the parts; its outputs are "
+      "[part_begin(tid), part_begin(tid + 1)); co_rank at each end gives i (and j = k - i); one merge_sequential "
+      "call merges the two input slices into C at k_curr. offset_or_null moves a value pointer by the same "
+      "offset as its keys, or keeps it null."}},
     {3, "merge/3 tiled", "tiled kernel: coalesced tiles in shared memory", "PMPP §12.6, Figs. 12.10-12.14",
      "tiled.cu",
      {"Stage 2's threads read global memory far apart. Let a whole block own a slice of C and bring its inputs "

@@ -35,9 +35,11 @@ inline constexpr std::array<wb::stage, 7> stages = {{
       "A section is 2B items, B threads. Up-sweep: at stride s = 1, 2, ..., B, thread t updates the last item of "
       "its pair of subtrees, index (t+1)*2s - 1, adding the item s before it (S2: forget the -1 and the pairs "
       "are wrong). Down-sweep: at s = B/2, ..., 1 the same index hands its value to index + s.",
-      "load xy[t] and xy[t+B]; for s = 1; s <= B; s *= 2 { __syncthreads(); i = (t+1)*2*s - 1; if (i < 2B) xy[i] = "
-      "plus(xy[i-s], xy[i]); } for s = B/2; s >= 1; s /= 2 { __syncthreads(); i = (t+1)*2*s - 1; if (i + s < 2B) "
-      "xy[i+s] = plus(xy[i], xy[i+s]); } __syncthreads(); write both items with the carry; carry += xy[2B-1]."}},
+      "Each thread loads items t and t + B of the section. Up-sweep: strides 1, 2, 4, ... up to B, a barrier "
+      "before every step; the thread's index is (t+1)*2s - 1 and only an index inside the section adds the item s "
+      "before it. Down-sweep: strides B/2 down to 1, the same index, which now adds itself into the item s after "
+      "it (again only inside the section). A last barrier, then each thread writes its two items plus the carry "
+      "of the earlier sections, and the carry grows by the section's last item."}},
     {3, "scan/3 coarsened", "thread coarsening: three phases, one block", "PMPP §11.5",
      "coarsened_block_scan.cuh coarsened.cu",
      {"Give each thread C consecutive items: a cheap sequential scan inside the thread, a parallel scan only "
