@@ -175,8 +175,8 @@ TEST_SUITE("merge/3 tiled") {
     const std::uint64_t seed = wb::testing::seed(32);
     const auto A = sorted_keys<std::int32_t>(40, distribution::duplicates, seed, 0);
     const auto B = sorted_keys<std::int32_t>(33, distribution::duplicates, seed, 1);
-    check_case(3, A, B, true, {1, 1, 0, 4}, "tile 1, block 1");
-    check_case(3, A, B, true, {3, 1, 0, 1}, "tile 1, block 3");
+    check_case(3, A, B, true, {1, 1, 0, 4}, "a tile of one element");
+    check_case(3, A, B, true, {3, 1, 0, 1}, "a tile of one element, more threads than it");
   }
 
   TEST_CASE("rejects what it cannot run (M11)") {
@@ -200,8 +200,8 @@ TEST_SUITE("merge/4 circular") {
     const std::uint64_t seed = wb::testing::seed(42);
     const auto A = sorted_keys<std::int32_t>(40, distribution::duplicates, seed, 0);
     const auto B = sorted_keys<std::int32_t>(33, distribution::duplicates, seed, 1);
-    check_case(4, A, B, true, {1, 1, 0, 4}, "tile 1, block 1");
-    check_case(4, A, B, true, {3, 1, 0, 1}, "tile 1, block 3");
+    check_case(4, A, B, true, {1, 1, 0, 4}, "a tile of one element");
+    check_case(4, A, B, true, {3, 1, 0, 1}, "a tile of one element, more threads than it");
   }
 
   TEST_CASE("co_rank_circular on wrapped tiles agrees with co_rank on the unwrapped ones") {
@@ -241,10 +241,10 @@ TEST_SUITE("merge/5 coarsened") {
     const std::uint64_t seed = wb::testing::seed(52);
     const auto A = sorted_keys<std::int32_t>(333, distribution::duplicates, seed, 0);
     const auto B = sorted_keys<std::int32_t>(300, distribution::duplicates, seed, 1);
-    check_case(5, A, B, true, {64, 0, 1, 0}, "64 x 1");
-    check_case(5, A, B, true, {1, 0, 1, 0}, "1 x 1: a block per output");
-    check_case(5, A, B, true, {1, 0, 5, 0}, "1 x 5");
-    check_case(5, A, B, true, {8, 0, 100, 0}, "8 x 100: one tile");
+    check_case(5, A, B, true, {64, 0, 1, 0}, "one output a thread");
+    check_case(5, A, B, true, {1, 0, 1, 0}, "a block per output");
+    check_case(5, A, B, true, {1, 0, 5, 0}, "one thread a block");
+    check_case(5, A, B, true, {8, 0, 100, 0}, "one tile for every output");
   }
 
   TEST_CASE("rejects what it cannot run (M11)") {
@@ -344,8 +344,8 @@ TEST_SUITE("merge/6 at-bandwidth") {
       for (const distribution d : {distribution::uniform, distribution::duplicates}) {
         const auto A = sorted_keys<std::int32_t>(tile + 17, d, ++case_seed, 0);
         const auto B = sorted_keys<std::int32_t>(tile - 5, d, case_seed, 1);
-        check_case(6, A, B, false, {block, 0, items, 0}, "shape " + std::to_string(block) + "x" + std::to_string(items));
-        check_case(6, A, B, true, {block, 0, items, 0}, "shape " + std::to_string(block) + "x" + std::to_string(items));
+        check_case(6, A, B, false, {block, 0, items, 0}, "two tiles and 12 outputs more");
+        check_case(6, A, B, true, {block, 0, items, 0}, "two tiles and 12 outputs more");
       }
     }
   }

@@ -292,7 +292,7 @@ TEST_SUITE("merge/3 tiled") {
     const auto B = sorted_keys<std::int32_t>(500, distribution::uniform, seed, 1);
     const auto expected = reference(A, B, false).C;
     // 3 blocks for 1000 outputs: 333 each covers 999; 334 per block in tiles of 64 is 5.2 tiles.
-    check_case(3, A, B, false, {16, 64, 0, 3}, "3 blocks, tile 64");
+    check_case(3, A, B, false, {16, 64, 0, 3}, "a block's range not a whole number of tiles");
     if (!defective_kernels_run) return;
     CHECK(run_defective_tiled(defective::tiled_defect::none, A, B, 3, 16, 64) == expected);
     CHECK_MESSAGE(run_defective_tiled(defective::tiled_defect::M5_block_range, A, B, 3, 16, 64) != expected,
@@ -307,7 +307,7 @@ TEST_SUITE("merge/3 tiled") {
     const std::vector<std::int32_t> A = {0, 1, 4, 5, 5, 7, 8, 9};
     const std::vector<std::int32_t> B = {1, 1, 3, 6, 6, 7, 9};
     const auto expected = reference(A, B, false).C;
-    check_case(3, A, B, false, {2, 4, 0, 2}, "2 blocks x 2 threads, tile_size 4");
+    check_case(3, A, B, false, {2, 4, 0, 2}, "the translator's example");
     if (!defective_kernels_run) return;
     CHECK(run_defective_tiled(defective::tiled_defect::none, A, B, 2, 2, 4) == expected);
     const auto got = run_defective_tiled(defective::tiled_defect::M6_full_tile_lengths, A, B, 2, 2, 4);
@@ -318,7 +318,7 @@ TEST_SUITE("merge/3 tiled") {
   TEST_CASE("M7: B's offset from the running total, and the missing end-of-tile barrier") {
     const auto [A, B] = evens_and_odds(24);  // 2 blocks x 3 tiles of 8
     const auto expected = reference(A, B, false).C;
-    check_case(3, A, B, false, {4, 8, 0, 2}, "2 blocks x 4 threads, tile 8");
+    check_case(3, A, B, false, {4, 8, 0, 2}, "evens and odds, three tiles a block");
     if (!defective_kernels_run) return;
     CHECK(run_defective_tiled(defective::tiled_defect::none, A, B, 2, 4, 8) == expected);
     CHECK_MESSAGE(run_defective_tiled(defective::tiled_defect::M7_running_offset, A, B, 2, 4, 8) != expected,
@@ -338,7 +338,7 @@ TEST_SUITE("merge/3 tiled") {
   TEST_CASE("M8: block co-ranks passed through the tile buffer race with the first load") {
     const auto [A, B] = evens_and_odds(32);  // 4 blocks of 16 outputs
     const auto expected = reference(A, B, false).C;
-    check_case(3, A, B, false, {4, 8, 0, 4}, "4 blocks x 4 threads, tile 8");
+    check_case(3, A, B, false, {4, 8, 0, 4}, "evens and odds, two tiles a block");
     if (!defective_kernels_run) return;
     under_fixed_orders([&](const char* order) {
       INFO("scheduling order " << order);
@@ -355,7 +355,7 @@ TEST_SUITE("merge/3 tiled") {
     const auto A = sorted_keys<std::int32_t>(47, distribution::uniform, seed, 0);
     const auto B = sorted_keys<std::int32_t>(53, distribution::uniform, seed, 1);
     const auto expected = reference(A, B, false).C;
-    check_case(3, A, B, false, {4, 10, 0, 2}, "tile 10 over 4 threads");
+    check_case(3, A, B, false, {4, 10, 0, 2}, "a tile that 4 threads do not divide");
     if (!defective_kernels_run) return;
     CHECK(run_defective_tiled(defective::tiled_defect::none, A, B, 2, 4, 10) == expected);
     CHECK_MESSAGE(run_defective_tiled(defective::tiled_defect::M11_floor_share, A, B, 2, 4, 10) != expected,
@@ -401,12 +401,12 @@ TEST_SUITE("merge/4 circular") {
     const auto A = sorted_keys<std::int32_t>(61, distribution::uniform, seed, 0);
     const auto B = sorted_keys<std::int32_t>(39, distribution::uniform, seed, 1);
     const auto expected = reference(A, B, false).C;
-    check_case(4, A, B, false, {4, 8, 0, 2}, "2 blocks x 4 threads, tile 8");
+    check_case(4, A, B, false, {4, 8, 0, 2}, "uneven inputs, several tiles a block");
     // B's refill count from A_length (the translation's note): few A elements, many B elements.
     const auto A_few = sorted_keys<std::int32_t>(3, distribution::uniform, seed + 1, 0);
     const auto B_many = sorted_keys<std::int32_t>(100, distribution::uniform, seed + 1, 1);
     const auto expected_few = reference(A_few, B_many, false).C;
-    check_case(4, A_few, B_many, false, {4, 8, 0, 1}, "1 block, m=3, n=100");
+    check_case(4, A_few, B_many, false, {4, 8, 0, 1}, "few A elements, many B elements");
     if (!defective_kernels_run) return;
     CHECK(run_defective_circular(defective::circular_defect::none, A, B, 2, 4, 8) == expected);
     CHECK_MESSAGE(run_defective_circular(defective::circular_defect::M9_refill_from_consumed, A, B, 2, 4, 8) != expected,
