@@ -35,8 +35,21 @@ const char* name_of(variant v) {
 
 bool adds_in_rank_order(variant v) { return v != variant::ring && v != variant::nccl; }
 
+int stage_of(variant v) {
+  switch (v) {
+    case variant::through_host: return 1;
+    case variant::reduce_broadcast: return 2;
+    case variant::ring: return 3;
+    case variant::one_shot:
+    case variant::two_shot: return 4;
+    case variant::nccl: return 5;
+  }
+  return 0;
+}
+
 template <class T>
 std::vector<std::vector<T>> run(variant v, team& t, const std::vector<std::vector<T>>& inputs, const config& cfg) {
+  wb::testing::expect_stage_in_reach(stage_of(v));  // a stage's checks run no later stage
   rank_vectors<T> data(t, inputs);
   const buffers<T> b = data.view();
   switch (v) {

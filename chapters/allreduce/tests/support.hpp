@@ -29,6 +29,9 @@ enum class variant { through_host, reduce_broadcast, ring, one_shot, two_shot, n
 const char* name_of(variant v);
 // Adds in the specification's order (rank order), so float results are bit-exact.
 bool adds_in_rank_order(variant v);
+// The stage that builds the variant: 1 through-host, 2 reduce-broadcast, 3 ring, 4 one-shot and
+// two-shot (direct), 5 nccl.
+int stage_of(variant v);
 
 // Runs the variant once on the inputs (one vector per rank), returns every rank's output.
 template <class T>
