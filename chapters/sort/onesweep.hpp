@@ -21,8 +21,6 @@ inline constexpr int max_passes = 8;              // 64-bit keys
 inline constexpr int histogram_block = 256;
 inline constexpr int histogram_items = 8;
 inline constexpr int histogram_blocks_per_sm = 8;
-// This device's SM count, read from the device once (sort_common.cpp).
-int device_sm_count();
 
 // How a pass ranks a warp's keys of one step: which lanes hold the same digit.
 enum class peer_method : int {

@@ -8,6 +8,8 @@
 #include <stdexcept>
 #include <type_traits>
 
+#include "wb/device_info.hpp"
+
 namespace sort::WB_TRACK {
 
 namespace onesweep_host {
@@ -39,7 +41,7 @@ bool few_digits_kernel_runs(std::int64_t n, const config& cfg) {
 template <class Shape>
 std::int64_t few_digits_blocks(const config& cfg) {
   if (cfg.onesweep_few_digits_blocks > 0) return cfg.onesweep_few_digits_blocks;
-  return std::int64_t{Shape::min_blocks} * device_sm_count();
+  return std::int64_t{Shape::min_blocks} * wb::multiprocessor_count();
 }
 
 template <class K, bool Pairs, class Shape>
@@ -68,7 +70,7 @@ void run(const K* keys_in, K* keys_out, const std::uint32_t* values_in, std::uin
   WB_CHECK(cudaMemsetAsync(scratch, 0, l.zeroed_end));
   constexpr std::int64_t histogram_chunk = histogram_block * histogram_items;
   const std::int64_t histogram_blocks = std::min<std::int64_t>(
-      (n + histogram_chunk - 1) / histogram_chunk, std::int64_t{histogram_blocks_per_sm} * device_sm_count());
+      (n + histogram_chunk - 1) / histogram_chunk, std::int64_t{histogram_blocks_per_sm} * wb::multiprocessor_count());
   wb::launch({dim3(static_cast<unsigned>(histogram_blocks)), dim3(histogram_block)}, onesweep_histogram_kernel<K>,
              keys_in, n, histogram);
   wb::launch({dim3(1), dim3(radix)}, onesweep_plan_kernel, static_cast<const unsigned long long*>(histogram), passes,

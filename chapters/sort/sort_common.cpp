@@ -103,18 +103,6 @@ std::size_t workspace_bytes(std::int64_t n, std::size_t key_bytes, const config&
 }
 
 namespace onesweep {
-int device_sm_count() {
-  thread_local int device = -1;
-  thread_local int sms = 1;
-  int current = 0;
-  WB_CHECK(cudaGetDevice(&current));
-  if (current != device) {
-    WB_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, current));
-    sms = std::max(sms, 1);
-    device = current;
-  }
-  return sms;
-}
 
 namespace {
 

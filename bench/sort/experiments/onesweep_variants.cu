@@ -33,6 +33,7 @@
 #include "baseline_cub.hpp"
 #include "device_input.cuh"
 #include "wb/device_buffer.hpp"
+#include "wb/device_info.hpp"
 #include "wb/timing.hpp"
 #include "wb/workspace.hpp"
 
@@ -144,7 +145,7 @@ int run(std::int64_t n, int dist, int reps, const std::string& type, const std::
     WB_CHECK(cudaMemsetAsync(histogram.data(), 0, histogram.size() * sizeof(unsigned long long)));
     constexpr std::int64_t chunk = onesweep::histogram_block * onesweep::histogram_items;
     const std::int64_t blocks = std::min<std::int64_t>((n + chunk - 1) / chunk, std::int64_t{onesweep::histogram_blocks_per_sm} *
-                                                                                    onesweep::device_sm_count());
+                                                                                    wb::multiprocessor_count());
     wb::launch({dim3(static_cast<unsigned>(blocks)), dim3(onesweep::histogram_block)},
                solution::onesweep_histogram_kernel<K>, static_cast<const K*>(keys.data()), n, histogram.data());
   };

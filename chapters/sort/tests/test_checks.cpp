@@ -11,6 +11,7 @@
 
 #include "onesweep.hpp"
 #include "test_support.hpp"
+#include "wb/device_info.hpp"
 #include "wb/race_check.hpp"
 
 using namespace sort;
@@ -107,7 +108,7 @@ void check_pass_kernels(const std::vector<K>& keys, const config& cfg, bool few_
     const std::int64_t portion_tiles = onesweep::portion_tiles_for(tile, cfg.portion);
     const std::int64_t grid = cfg.onesweep_few_digits_blocks > 0
                                   ? cfg.onesweep_few_digits_blocks
-                                  : std::int64_t{onesweep::few_digits_min_blocks} * onesweep::device_sm_count();
+                                  : std::int64_t{onesweep::few_digits_min_blocks} * wb::multiprocessor_count();
     std::int64_t few_blocks = 0;  // the few-digits kernel's blocks over all portions
     for (std::int64_t first = 0; first < tiles; first += portion_tiles) {
       few_blocks += std::min({grid, portion_tiles, tiles - first});
