@@ -1,4 +1,4 @@
-// Checks of the device layer (wb/device/): the warp scan, the block scan, the decoupled
+// Checks of the device layer (wb/device/): the warp scan, the block scan and reduce, the decoupled
 // look-back with both kinds of status, and the co-rank search, each against a plain
 // sequential computation on the host. Fresh seeded data every run; adversarial shapes: block
 // sizes one off every warp, partial warps, every tile count up to past two look-back windows,
@@ -10,14 +10,17 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <numeric>
 #include <string>
 #include <type_traits>
 #include <vector>
 
+#include "wb/device/block_reduce.cuh"
 #include "wb/device/block_scan.cuh"
 #include "wb/device/co_rank_lower_bound.cuh"
 #include "wb/device/decoupled_lookback.cuh"
+#include "wb/device/min_max.hpp"
 #include "wb/device/warp_scan.cuh"
 #include "wb/device_buffer.hpp"
 #include "wb/generate.hpp"
@@ -208,6 +211,50 @@ void check_block_scan_first_threads(int block, std::uint64_t salt) {
   CHECK_MESSAGE(!m, m.value_or(""));
   const auto t = wb::testing::first_mismatch(expected_totals, d_totals.to_host());
   CHECK_MESSAGE(!t, "total " << t.value_or(""));
+}
+
+// ---------------------------------------------------------------------------------------
+// Block reduce
+// ---------------------------------------------------------------------------------------
+
+// Sum, minimum and maximum of one value per thread, three reduces in a row through the same
+// shared results (the closing barrier makes that safe); every thread writes what it got.
+template <class T, int Threads>
+__global__ void block_reduce_three_kernel(const T* in, T* sums, T* mins, T* maxes) {
+  __shared__ T warp_results[Threads / 32];
+  const std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * Threads + threadIdx.x;
+  const T x = in[i];
+  sums[i] = dev::block_reduce<Threads>(x, [](T a, T b) { return dev::plus(a, b); }, warp_results);
+  mins[i] = dev::block_reduce<Threads>(x, [](T a, T b) { return dev::min_of(a, b); }, warp_results);
+  maxes[i] = dev::block_reduce<Threads>(x, [](T a, T b) { return dev::max_of(a, b); }, warp_results);
+}
+
+template <class T, int Threads>
+void check_block_reduce(std::uint64_t salt) {
+  const int blocks = 3;
+  const auto n = static_cast<std::size_t>(Threads) * blocks;
+  auto x = random_values<T>(n, salt);
+  x[n - 1] = std::numeric_limits<T>::max();  // extremes in the last block, in its last warp
+  x[n - 2] = std::numeric_limits<T>::lowest();
+  wb::device_buffer<T> d_in(x), d_sums(n), d_mins(n), d_maxes(n);
+  wb::launch({dim3(blocks), dim3(Threads)}, block_reduce_three_kernel<T, Threads>, static_cast<const T*>(d_in.data()),
+             d_sums.data(), d_mins.data(), d_maxes.data());
+  std::vector<T> sums, mins, maxes;
+  for (int b = 0; b < blocks; ++b) {
+    const auto first = x.begin() + static_cast<std::ptrdiff_t>(b) * Threads;
+    const auto last = first + Threads;
+    const T sum = std::accumulate(first, last, T{}, [](T a, T c) { return dev::plus(a, c); });
+    sums.insert(sums.end(), Threads, sum);
+    mins.insert(mins.end(), Threads, *std::min_element(first, last));
+    maxes.insert(maxes.end(), Threads, *std::max_element(first, last));
+  }
+  INFO("blocks of " << Threads << " threads");
+  const auto s = wb::testing::first_mismatch(sums, d_sums.to_host());
+  CHECK_MESSAGE(!s, "sum " << s.value_or(""));
+  const auto lo = wb::testing::first_mismatch(mins, d_mins.to_host());
+  CHECK_MESSAGE(!lo, "minimum " << lo.value_or(""));
+  const auto hi = wb::testing::first_mismatch(maxes, d_maxes.to_host());
+  CHECK_MESSAGE(!hi, "maximum " << hi.value_or(""));
 }
 
 // ---------------------------------------------------------------------------------------
@@ -454,6 +501,13 @@ TEST_SUITE("device layer") {
     }
   }
 #endif
+
+  TEST_CASE("block reduce: sum, minimum and maximum in a row, one to 32 warps") {
+    check_block_reduce<unsigned long long, 32>(5500);
+    check_block_reduce<unsigned long long, 256>(5600);
+    check_block_reduce<int, 1024>(5700);
+    check_block_reduce<std::int64_t, 96>(5800);
+  }
 
   TEST_CASE("look-back scan: every tile count to past two windows, both status layouts") {
     check_lookback_scan<std::int32_t>(6000);  // status and value in one 64-bit word

@@ -1,0 +1,40 @@
+// Block-level reduce: one value per thread combined over the threads of a block with an
+// associative, commutative operation (a sum, a minimum, a maximum): CUB's BlockReduce with its
+// warp-reductions algorithm. Each warp combines its lanes with a butterfly of shuffles, so that
+// every lane holds the warp's result; the warps' results meet in shared memory, and every
+// thread combines them. Two barriers: the second lets the caller reuse the shared results at
+// once, for the next value.
+//
+// Used where a kernel sums up what its threads saw, then adds one value a block to global
+// memory: the counting chapter's sample summary (counts, smallest and largest key).
+#pragma once
+
+#include "wb/device/warp_scan.cuh"
+#include "wb/kernel.hpp"
+
+namespace wb::device {
+
+// Every lane of a full warp gets op over the 32 lanes' x.
+template <class T, class Op>
+__device__ __forceinline__ T warp_reduce(T x, Op op) {
+#pragma unroll
+  for (int m = 16; m >= 1; m /= 2) x = op(x, __shfl_xor_sync(full_warp, x, m));
+  return x;
+}
+
+// Every thread of a block of Threads threads (whole warps, known at compile time) gets op over
+// the block's x; every thread calls it, at the same point. warp_results: shared memory for
+// Threads / 32 values of T.
+template <int Threads, class T, class Op>
+__device__ __forceinline__ T block_reduce(T x, Op op, T* warp_results) {
+  static_assert(Threads > 0 && Threads % 32 == 0 && Threads <= 1024, "whole warps, at most 1024 threads");
+  x = warp_reduce(x, op);
+  if ((threadIdx.x & 31) == 0) warp_results[threadIdx.x / 32] = x;
+  __syncthreads();
+  T result = warp_results[0];
+  for (int w = 1; w < Threads / 32; ++w) result = op(result, warp_results[w]);
+  __syncthreads();  // warp_results may be written again at once
+  return result;
+}
+
+}  // namespace wb::device
