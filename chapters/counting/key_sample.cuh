@@ -1,8 +1,9 @@
 // Stage 7's look before it counts, in both tracks: the stratified sample of hash_sample.hpp
-// counted in a small hash table on the device (the track's hash_table.cuh insert), and its
-// summary (keys seen, seen once, seen twice, the most times one key was seen, the smallest and
-// largest key, the places where the key changes), read back to the host for the plan. The two-level count reads the sample's
-// table again to list the hot keys.
+// counted in a small hash table on the device (laid out as the track's hash_table.cuh lays out
+// its tables), and its summary (keys seen, seen once, seen twice, the most times one key was
+// seen, the smallest and largest key, the places where the key changes), summed up as the keys
+// go in and read back to the host for the plan: one kernel after the table is cleared. The
+// two-level count reads the sample's table again to list the hot keys.
 #pragma once
 
 #include <cstdint>
@@ -10,82 +11,89 @@
 #include "hash_count_state.cuh"
 #include "hash_sample.hpp"
 #include "phase_clock.hpp"
+#include "wb/device/block_reduce.cuh"
+#include "wb/device/min_max.hpp"
 
 namespace counting::WB_TRACK {
 
 namespace {
 
-// Counts the sampled keys in table t, and the sampled places whose next item holds another
-// key (the runs of sorted or clustered input, hash_sample.hpp).
-__global__ void sample_insert_kernel(const std::int64_t* in, std::int64_t n, ht::table_view<unsigned> t,
-                                     table_state* state) {
+// Adds one sampled key u (u != empty_key) to the sample's table t and returns how many times
+// the sample had seen it before (0: a new key). It takes the slot the track's insert
+// (hash_table.cuh) would: the first one, from u's home slot on, that is empty or holds u. It
+// reads the slots probe_window at a time, all loads in flight together: in a half-full table
+// the longest run of taken slots (about 26 among 2^17) then costs four waits for memory
+// instead of 26, and the kernel waits for its slowest thread.
+constexpr int probe_window = 8;
+__device__ __forceinline__ unsigned add_to_sample(ht::table_view<unsigned> t, unsigned long long u) {
+  const unsigned long long capacity = t.capacity;  // at least 1024: a window never wraps twice
+  auto wrap = [capacity](unsigned long long slot) { return slot < capacity ? slot : slot - capacity; };
+  unsigned long long h = ht::home_slot(u, capacity);
+  for (unsigned long long probed = 0; probed < capacity; probed += probe_window) {  // half full: ends early
+    unsigned long long seen[probe_window];
+#pragma unroll
+    for (int k = 0; k < probe_window; ++k) seen[k] = t.keys[wrap(h + k)];  // keys only change from empty
+#pragma unroll
+    for (int k = 0; k < probe_window; ++k) {
+      unsigned long long here = seen[k];
+      if (here == ht::empty_key) {
+        here = atomicCAS(&t.keys[wrap(h + k)], ht::empty_key, u);  // claim the slot...
+        if (here == ht::empty_key) here = u;                        // ...we did
+      }
+      if (here == u) return atomicAdd(&t.counts[wrap(h + k)], 1u);
+    }
+    h = wrap(h + probe_window);
+  }
+  return 0;  // not reached: the table has twice the slots of the sample
+}
+
+// Counts the sampled keys in table t and sums up what the plan reads (table_state's sample_*
+// fields). Each key's count before its own add says how the summary changes: 0 -> 1 is a new
+// key seen once, 1 -> 2 moves a key from once to twice, 2 -> 3 out of twice; the largest count
+// any add reaches is the most times one key was seen. Exact, whatever the order of the adds.
+// Also the sampled places whose next item holds another key (the runs of sorted or clustered
+// input, hash_sample.hpp). Each block adds its sums once (wb/device/block_reduce.cuh).
+__global__ void __launch_bounds__(block) sample_insert_kernel(const std::int64_t* in, std::int64_t n,
+                                                              ht::table_view<unsigned> t, table_state* state) {
+  using u64 = unsigned long long;
   const std::int64_t samples = sample::sample_size(n);
-  unsigned changes = 0;
+  long long seen = 0, once = 0, twice = 0, changes = 0;  // this thread's changes to the counts
+  u64 smallest = ~0ull, largest = 0, most = 0;
   for (std::int64_t i = wb::global_thread_index(); i < samples; i += wb::grid_thread_count()) {
     const std::int64_t at = sample::position(i, n);
     const std::int64_t key = in[at];
-    const unsigned long long u = ht::flip(key);
-    if (u != ht::empty_key) ht::insert(t, u, 1u);  // INT64_MAX: one key more or less, no matter
+    const u64 u = ht::flip(key);
+    if (u != ht::empty_key) {  // INT64_MAX: one key more or less, no matter
+      const unsigned before = add_to_sample(t, u);
+      seen += before == 0 ? 1 : 0;
+      once += (before == 0 ? 1 : 0) - (before == 1 ? 1 : 0);
+      twice += (before == 1 ? 1 : 0) - (before == 2 ? 1 : 0);
+      most = wb::device::max_of(most, static_cast<u64>(before) + 1);
+      smallest = wb::device::min_of(smallest, u);
+      largest = wb::device::max_of(largest, u);
+    }
     if (at + 1 < n && in[at + 1] != key) ++changes;
   }
-  changes = __reduce_add_sync(0xffffffffu, changes);
-  if ((threadIdx.x & 31) == 0 && changes > 0) atomicAdd(&state->sample_changes, static_cast<unsigned long long>(changes));
-}
-
-// Frequencies of frequencies: how many keys the sample saw at all, once, twice. Each thread
-// reads a few slots, each warp adds its threads' sums (shuffles), each block its warps' (shared
-// memory): six global atomics a block. (An atomic from every warp queued on the six words;
-// 32 blocks instead left each thread reading its 16 slots one after another.)
-constexpr int frequencies_slots_per_thread = 4;
-__global__ void __launch_bounds__(block) sample_frequencies_kernel(ht::table_view<unsigned> t, table_state* state) {
-  unsigned long long seen = 0, once = 0, twice = 0, smallest = ~0ull, largest = 0, most = 0;
-  for (std::int64_t i = wb::global_thread_index(); i < static_cast<std::int64_t>(t.capacity);
-       i += wb::grid_thread_count()) {
-    const unsigned long long u = t.keys[i];
-    if (u == ht::empty_key) continue;
-    ++seen;
-    once += t.counts[i] == 1u ? 1 : 0;
-    twice += t.counts[i] == 2u ? 1 : 0;
-    smallest = u < smallest ? u : smallest;
-    largest = u > largest ? u : largest;
-    most = t.counts[i] > most ? t.counts[i] : most;
-  }
-  for (int d = 16; d > 0; d >>= 1) {
-    seen += __shfl_xor_sync(0xffffffffu, seen, d);
-    once += __shfl_xor_sync(0xffffffffu, once, d);
-    twice += __shfl_xor_sync(0xffffffffu, twice, d);
-    const unsigned long long s = __shfl_xor_sync(0xffffffffu, smallest, d);
-    const unsigned long long l = __shfl_xor_sync(0xffffffffu, largest, d);
-    smallest = s < smallest ? s : smallest;
-    largest = l > largest ? l : largest;
-    const unsigned long long m = __shfl_xor_sync(0xffffffffu, most, d);
-    most = m > most ? m : most;
-  }
-  constexpr int warps = block / 32;
-  __shared__ unsigned long long warp_sums[6][warps];
-  const int warp = static_cast<int>(threadIdx.x) / 32;
-  if ((threadIdx.x & 31) == 0) {
-    warp_sums[0][warp] = seen;
-    warp_sums[1][warp] = once;
-    warp_sums[2][warp] = twice;
-    warp_sums[3][warp] = smallest;
-    warp_sums[4][warp] = largest;
-    warp_sums[5][warp] = most;
-  }
-  __syncthreads();
+  const auto sum = [](long long a, long long b) { return a + b; };
+  const auto min = [](u64 a, u64 b) { return wb::device::min_of(a, b); };
+  const auto max = [](u64 a, u64 b) { return wb::device::max_of(a, b); };
+  __shared__ long long sums[block / 32];
+  __shared__ u64 extremes[block / 32];
+  seen = wb::device::block_reduce<block>(seen, sum, sums);
+  once = wb::device::block_reduce<block>(once, sum, sums);
+  twice = wb::device::block_reduce<block>(twice, sum, sums);
+  changes = wb::device::block_reduce<block>(changes, sum, sums);
+  smallest = wb::device::block_reduce<block>(smallest, min, extremes);
+  largest = wb::device::block_reduce<block>(largest, max, extremes);
+  most = wb::device::block_reduce<block>(most, max, extremes);
   if (threadIdx.x != 0) return;
-  for (int w = 1; w < warps; ++w) {
-    seen += warp_sums[0][w];
-    once += warp_sums[1][w];
-    twice += warp_sums[2][w];
-    smallest = warp_sums[3][w] < smallest ? warp_sums[3][w] : smallest;
-    largest = warp_sums[4][w] > largest ? warp_sums[4][w] : largest;
-    most = warp_sums[5][w] > most ? warp_sums[5][w] : most;
-  }
-  if (seen > 0) {
-    atomicAdd(&state->sample_seen, seen);
-    atomicAdd(&state->sample_once, once);
-    atomicAdd(&state->sample_twice, twice);
+  // A block's once or twice may be negative (its adds moved keys another block had seen): the
+  // words wrap, and the sums over every block come out right.
+  if (seen != 0) atomicAdd(&state->sample_seen, static_cast<u64>(seen));
+  if (once != 0) atomicAdd(&state->sample_once, static_cast<u64>(once));
+  if (twice != 0) atomicAdd(&state->sample_twice, static_cast<u64>(twice));
+  if (changes != 0) atomicAdd(&state->sample_changes, static_cast<u64>(changes));
+  if (most != 0) {
     atomicMin(&state->sample_min, smallest);
     atomicMax(&state->sample_max, largest);
     atomicMax(&state->sample_most, most);
@@ -106,10 +114,6 @@ ht::table_view<unsigned> place_sample_table(arena& a, std::int64_t n) {
 sample_summary take_sample(const std::int64_t* in, std::int64_t n, ht::table_view<unsigned> t, table_state* state) {
   wb::launch({grid_for(static_cast<std::int64_t>(t.capacity)), block}, clear_table_kernel<unsigned>, t, state);
   wb::launch({grid_for(sample::sample_size(n)), block}, sample_insert_kernel, in, n, t, state);
-  wb::launch({grid_for((static_cast<std::int64_t>(t.capacity) + frequencies_slots_per_thread - 1) /
-                      frequencies_slots_per_thread),
-              block},
-             sample_frequencies_kernel, t, state);
   const table_state st = read_state(state);
   sample_summary s;
   s.samples = sample::sample_size(n);
