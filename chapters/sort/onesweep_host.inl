@@ -39,9 +39,9 @@ bool few_digits_kernel_runs(std::int64_t n, const config& cfg) {
 // The few-digits kernel's blocks: as many as the SMs hold at once (cfg.onesweep_few_digits_blocks
 // when set).
 template <class Shape>
-std::int64_t few_digits_blocks(const config& cfg) {
+std::int64_t few_digits_blocks(const config& cfg, int sm_count) {
   if (cfg.onesweep_few_digits_blocks > 0) return cfg.onesweep_few_digits_blocks;
-  return std::int64_t{Shape::min_blocks} * wb::multiprocessor_count();
+  return std::int64_t{Shape::min_blocks} * sm_count;
 }
 
 template <class K, bool Pairs, class Shape>
@@ -68,9 +68,8 @@ void run(const K* keys_in, K* keys_out, const std::uint32_t* values_in, std::uin
   // Tile counters, histogram and the first sorting pass's status words start at zero; each
   // sorting pass clears the other status array for the next one.
   WB_CHECK(cudaMemsetAsync(scratch, 0, l.zeroed_end));
-  constexpr std::int64_t histogram_chunk = histogram_block * histogram_items;
-  const std::int64_t histogram_blocks = std::min<std::int64_t>(
-      (n + histogram_chunk - 1) / histogram_chunk, std::int64_t{histogram_blocks_per_sm} * wb::multiprocessor_count());
+  const int sm_count = wb::multiprocessor_count();  // read once a sort, not once a launch
+  const std::int64_t histogram_blocks = histogram_blocks_for(n, sm_count, cfg.onesweep_histogram_blocks);
   wb::launch({dim3(static_cast<unsigned>(histogram_blocks)), dim3(histogram_block)}, onesweep_histogram_kernel<K>,
              keys_in, n, histogram);
   wb::launch({dim3(1), dim3(radix)}, onesweep_plan_kernel, static_cast<const unsigned long long*>(histogram), passes,
@@ -97,7 +96,7 @@ void run(const K* keys_in, K* keys_out, const std::uint32_t* values_in, std::uin
       if constexpr (few_digits_kernel_for(Pairs)) {
         if (few_digits) {  // as many blocks as the SMs hold at once, each sorting tile after tile
           using FewShape = match_any_shape<Shape>;
-          const std::int64_t blocks = std::min(few_digits_blocks<FewShape>(cfg), args.portion_tiles);
+          const std::int64_t blocks = std::min(few_digits_blocks<FewShape>(cfg, sm_count), args.portion_tiles);
           wb::launch({dim3(static_cast<unsigned>(blocks)), dim3(Shape::block), pass_shared_bytes<K, FewShape>()},
                      onesweep_few_digits_kernel<K, Pairs, FewShape>, args);
         }
