@@ -17,10 +17,24 @@ inline constexpr int max_passes = 8;              // 64-bit keys
 // The histogram kernel: blocks of histogram_block threads, each thread loading
 // histogram_items keys at once (several loads in flight); a grid-stride loop over chunks of
 // histogram_block * histogram_items keys, with at most histogram_blocks_per_sm blocks per SM
-// (a full SM: more blocks would only add global atomics at the end).
+// (a full SM: more blocks would only add global atomics at the end) and at least
+// histogram_chunks_per_block chunks a block: every block ends with a global atomic for each
+// of its passes x 256 counts, and on few keys (2^20) one block a chunk queued more of them on
+// the same addresses than its keys cost in shared memory.
 inline constexpr int histogram_block = 256;
 inline constexpr int histogram_items = 8;
 inline constexpr int histogram_blocks_per_sm = 8;
+inline constexpr int histogram_chunks_per_block = 4;
+
+// The histogram kernel's blocks for n keys on sm_count SMs; configured > 0: that many, or one
+// a chunk where there are fewer chunks.
+inline std::int64_t histogram_blocks_for(std::int64_t n, int sm_count, int configured) {
+  constexpr std::int64_t chunk = std::int64_t{histogram_block} * histogram_items;
+  const std::int64_t chunks_per_block = configured > 0 ? 1 : histogram_chunks_per_block;
+  const std::int64_t most = configured > 0 ? configured : std::int64_t{histogram_blocks_per_sm} * sm_count;
+  const std::int64_t wanted = (n + chunk * chunks_per_block - 1) / (chunk * chunks_per_block);
+  return wanted < 1 ? 1 : wanted < most ? wanted : most;
+}
 
 // How a pass ranks a warp's keys of one step: which lanes hold the same digit.
 enum class peer_method : int {

@@ -61,6 +61,9 @@ struct config {
   // ... in this many blocks a portion at most; 0: as many as the SMs hold at once. Tests set it
   // small so that a block sorts several tiles of few keys.
   int onesweep_few_digits_blocks = 0;
+  // Stage 5's histogram kernel in this many blocks (one a chunk of keys where there are fewer
+  // chunks); 0: its rule (onesweep.hpp, histogram_blocks_for). The experiments sweep it.
+  int onesweep_histogram_blocks = 0;
 };
 
 // Keys per thread of a stage: 1 for stages 1-3 (the book's one key per thread),

@@ -75,6 +75,10 @@ void validate(const config& cfg) {
     throw std::invalid_argument("onesweep_few_digits_blocks " + std::to_string(cfg.onesweep_few_digits_blocks) +
                                 " is negative");
   }
+  if (cfg.onesweep_histogram_blocks < 0) {
+    throw std::invalid_argument("onesweep_histogram_blocks " + std::to_string(cfg.onesweep_histogram_blocks) +
+                                " is negative");
+  }
   for (const int stage : {4}) {  // stages 5 and 6 run compiled tile shapes
     if (static_cast<std::int64_t>(b) * items_for(stage, cfg) > max_tile_items) {
       throw std::invalid_argument("block x items per thread = " +

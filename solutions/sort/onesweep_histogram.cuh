@@ -60,8 +60,15 @@ __global__ void __launch_bounds__(radix)
   __shared__ int sorts[max_passes];
   __shared__ int digits[max_passes];
   const int d = static_cast<int>(threadIdx.x);
-  for (int p = 0; p < passes; ++p) {
-    const unsigned long long count = histogram[p * radix + d];
+  unsigned long long counts[max_passes];
+#pragma unroll
+  for (int p = 0; p < max_passes; ++p) {  // every pass's count first: one wait for all the loads
+    counts[p] = p < passes ? histogram[p * radix + d] : 0;
+  }
+#pragma unroll
+  for (int p = 0; p < max_passes; ++p) {
+    if (p >= passes) break;  // the same for every thread: the barriers below stay uniform
+    const unsigned long long count = counts[p];
     base[(p * 2) * radix + d] = wb::device::block_exclusive_sum<radix, true>(count, warp_totals);
     const int one_bucket = __syncthreads_or(count == static_cast<unsigned long long>(n));
     const int nonzero = __syncthreads_count(count != 0);  // the digit values this pass's keys take

@@ -3,7 +3,7 @@
 // and stage 5's output is checked against CUB's on the device. cuda backend only.
 //
 //   sort_onesweep_vs_cub --type uint32 --log2n 16,20,24,28 [--pairs] [--dist uniform,few,narrow]
-//                        [--reps 10] [--csv FILE] [--match-digits -1,0,256]
+//                        [--reps 10] [--csv FILE] [--match-digits -1,0,256] [--histogram-blocks 0]
 //
 // --dist: the names of device_input.cuh (uniform, few, equal, sorted, low31, topbyte,
 // reversed, extremes, narrow; or their numbers), or `all`. Each row also says how many of the
@@ -14,7 +14,8 @@
 // the few-digits kernel, ranking with match_any; 0: the stage's default, -1: never, 256:
 // every sorting pass; key-value sorts never take it), each row beside CUB's time of the same
 // input. Each row also says how many passes the few-digits kernel sorted (read back from the
-// passes' tile counters).
+// passes' tile counters). --histogram-blocks: the histogram kernel in this many blocks
+// (config::onesweep_histogram_blocks; 0: the stage's rule).
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
@@ -45,9 +46,20 @@ struct row {
   unsigned long long mismatches;
 };
 
+// What every run shares: the command line's options.
+struct options {
+  std::string type = "uint32";
+  bool pairs = false;
+  int reps = 10;
+  std::vector<int> match_values{0};
+  std::int64_t few_digits_from = 0;
+  int histogram_blocks = 0;
+};
+
 template <class K>
-std::vector<row> run(std::int64_t n, bool pairs, int dist, int reps, const std::string& type,
-                     const std::vector<int>& match_values, std::int64_t few_digits_from) {
+std::vector<row> run(std::int64_t n, int dist, const options& o) {
+  const bool pairs = o.pairs;
+  const int reps = o.reps;
   using U = sort::bits_of<K>;
   wb::device_buffer<K> keys(static_cast<std::size_t>(n)), out(static_cast<std::size_t>(n)), ref(static_cast<std::size_t>(n));
   wb::device_buffer<std::uint32_t> values(pairs ? n : 0), vout(pairs ? n : 0), vref(pairs ? n : 0);
@@ -63,10 +75,11 @@ std::vector<row> run(std::int64_t n, bool pairs, int dist, int reps, const std::
   const auto cub_time = wb::time_gpu(std::ref(cub), {2, reps, true});
   wb::workspace_buffer ws(sort::onesweep_workspace_bytes(n, sizeof(K), sort::config{}));
   std::vector<row> rows;
-  for (const int match : match_values) {
+  for (const int match : o.match_values) {
     sort::config cfg{};
     cfg.onesweep_match_digits = match;
-    cfg.onesweep_few_digits_from = few_digits_from;
+    cfg.onesweep_few_digits_from = o.few_digits_from;
+    cfg.onesweep_histogram_blocks = o.histogram_blocks;
     out.fill_bytes(0xA5);
     if (pairs) vout.fill_bytes(0xA5);
     auto ours = [&] {
@@ -88,7 +101,7 @@ std::vector<row> run(std::int64_t n, bool pairs, int dist, int reps, const std::
       few_digit_passes += modes[p] == sort::onesweep::pass_sort && taken[p] > tiles ? 1 : 0;
     }
     const auto t = wb::time_gpu(std::ref(ours), {2, reps, true});
-    const row r{type, sort_experiment::dist_names[dist], n, pairs, static_cast<int>(modes.size()), sorted_passes,
+    const row r{o.type, sort_experiment::dist_names[dist], n, pairs, static_cast<int>(modes.size()), sorted_passes,
                 few_digit_passes,
                 sort::onesweep::match_digits_for(cfg), t.median_ms, t.min_ms, cub_time.median_ms, mismatches};
     std::printf("%-6s %-8s n=%11lld %-5s match %4d  stage 5 %9.4f ms (min %8.4f, %d of %d passes, %d few-digit)  "
@@ -119,27 +132,26 @@ void append_csv(const std::string& file, const row& r) {
 
 int main(int argc, char** argv) {
   CLI::App app{"stage 5 against CUB's radix sort, device-generated input"};
-  std::string type = "uint32";
+  options o;
   std::vector<std::int64_t> ns;
   std::vector<int> log2ns;
   std::vector<std::string> dist_args{"uniform"};
-  bool pairs = false;
-  int reps = 10;
   std::string csv;
-  std::vector<int> match_values{0};
-  app.add_option("--type", type)->check(CLI::IsMember({"uint32", "int32", "float", "int64"}));
+  app.add_option("--type", o.type)->check(CLI::IsMember({"uint32", "int32", "float", "int64"}));
   app.add_option("--n", ns)->delimiter(',');
   app.add_option("--log2n", log2ns)->delimiter(',');
   app.add_option("--dist", dist_args)->delimiter(',');
-  app.add_flag("--pairs", pairs);
-  app.add_option("--reps", reps)->check(CLI::PositiveNumber);
+  app.add_flag("--pairs", o.pairs);
+  app.add_option("--reps", o.reps)->check(CLI::PositiveNumber);
   app.add_option("--csv", csv, "append one line a row to this file");
-  app.add_option("--match-digits", match_values,
+  app.add_option("--match-digits", o.match_values,
                  "stage 5 with each config::onesweep_match_digits (0: default, -1: never, 256: always)")
       ->delimiter(',');
-  std::int64_t few_digits_from = 0;
-  app.add_option("--few-digits-from", few_digits_from,
+  app.add_option("--few-digits-from", o.few_digits_from,
                  "config::onesweep_few_digits_from: the few-digits kernel from this many keys on (0: the stage's)");
+  app.add_option("--histogram-blocks", o.histogram_blocks,
+                 "config::onesweep_histogram_blocks: the histogram kernel in this many blocks (0: the stage's)")
+      ->check(CLI::NonNegativeNumber);
   CLI11_PARSE(app, argc, argv);
   for (const int l : log2ns) ns.push_back(std::int64_t{1} << l);
   std::vector<int> dists;
@@ -159,10 +171,10 @@ int main(int argc, char** argv) {
   for (const auto n : ns) {
     for (const int dist : dists) {
       std::vector<row> rows;
-      if (type == "uint32") rows = run<std::uint32_t>(n, pairs, dist, reps, type, match_values, few_digits_from);
-      else if (type == "int32") rows = run<std::int32_t>(n, pairs, dist, reps, type, match_values, few_digits_from);
-      else if (type == "float") rows = run<float>(n, pairs, dist, reps, type, match_values, few_digits_from);
-      else rows = run<std::int64_t>(n, pairs, dist, reps, type, match_values, few_digits_from);
+      if (o.type == "uint32") rows = run<std::uint32_t>(n, dist, o);
+      else if (o.type == "int32") rows = run<std::int32_t>(n, dist, o);
+      else if (o.type == "float") rows = run<float>(n, dist, o);
+      else rows = run<std::int64_t>(n, dist, o);
       for (const row& r : rows) {
         if (!csv.empty()) append_csv(csv, r);
         failures += r.mismatches == 0 ? 0 : 1;

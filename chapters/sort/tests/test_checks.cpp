@@ -292,6 +292,34 @@ TEST_SUITE("sort/5 onesweep") {
                          "int32, 16 distinct, match_digits -1");
     }
   }
+  TEST_CASE("onesweep: the histogram in few blocks, each counting many chunks") {
+    // The stage gives every histogram block at least histogram_chunks_per_block chunks of keys
+    // and at most histogram_blocks_per_sm blocks an SM; here one and three blocks, so
+    // a block's grid-stride loop crosses many chunks and ends in a part-filled one.
+    using namespace sort::onesweep;
+    constexpr std::int64_t chunk = std::int64_t{histogram_block} * histogram_items;
+    std::uint64_t salt = 1700;
+    for (const int blocks : {1, 3}) {
+      config cfg{};
+      cfg.onesweep_histogram_blocks = blocks;
+      for (const std::int64_t n : {std::int64_t{1}, chunk - 1, chunk + 1, 7 * chunk + 5}) {
+        const auto size = static_cast<std::size_t>(n);
+        const std::string what = std::to_string(blocks) + " histogram blocks";
+        check_stage<std::int64_t>(5, seeded_keys<std::int64_t>(size, wb::testing::seed(++salt)), cfg, "int64, " + what);
+        check_stage<std::uint32_t>(5, seeded_keys<std::uint32_t>(size, wb::testing::seed(++salt)), cfg,
+                                   "uint32, " + what);
+      }
+    }
+    // The rule: one block for a few keys, one for every histogram_chunks_per_block chunks,
+    // never more than the SMs hold.
+    constexpr std::int64_t per_block = chunk * histogram_chunks_per_block;
+    CHECK(histogram_blocks_for(0, 132, 0) == 1);
+    CHECK(histogram_blocks_for(per_block, 132, 0) == 1);
+    CHECK(histogram_blocks_for(per_block + 1, 132, 0) == 2);
+    CHECK(histogram_blocks_for(std::int64_t{1} << 34, 132, 0) == std::int64_t{histogram_blocks_per_sm} * 132);
+    CHECK(histogram_blocks_for(std::int64_t{1} << 34, 132, 5) == 5);
+    CHECK(histogram_blocks_for(3 * chunk, 132, 5) == 3);
+  }
   TEST_CASE("onesweep: passes where every key has the same digit are skipped") {
     const std::int64_t tile = onesweep_tile(8, false);
     const auto n = static_cast<std::size_t>(2 * tile + 7);
