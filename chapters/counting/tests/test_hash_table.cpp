@@ -227,15 +227,18 @@ TEST_SUITE("counting/7 hash table") {
   }
   TEST_CASE("a sample that says few distinct keys while the rest are all distinct: the shared tables fill, the sort counts") {
     const std::int64_t n = 150'000;
+    // The sampled keys lie far apart (not two bytes of range: the plan would sort them).
+    constexpr i64 apart = i64{1} << 40;
     auto data = wb::gen::iota<i64>(static_cast<std::size_t>(n), wb::testing::seed(92), true);  // all distinct
-    for (std::int64_t i = 0; i < sample::sample_size(n); ++i) data[static_cast<std::size_t>(sample::position(i, n))] = -7;
-    check_stage<i64>(7, data, "sampled items all -7, the others distinct");
-    expect_path("auto: est. 1 distinct -> shared tables full -> sort");
+    for (std::int64_t i = 0; i < sample::sample_size(n); ++i)
+      data[static_cast<std::size_t>(sample::position(i, n))] = i % 2 == 0 ? -7 : apart;
+    check_stage<i64>(7, data, "sampled items -7 and 2^40, the others distinct");
+    expect_path("auto: est. 2 distinct -> shared tables full -> sort");
     // Between the two: the sample sees 100 keys, the other items hold 40000 (three tables' worth).
     std::mt19937_64 pick(wb::testing::seed(93));
     for (auto& v : data) v = static_cast<i64>(pick() % 40000);
     for (std::int64_t i = 0; i < sample::sample_size(n); ++i)
-      data[static_cast<std::size_t>(sample::position(i, n))] = 1'000'000 + static_cast<i64>(i % 100);
+      data[static_cast<std::size_t>(sample::position(i, n))] = 1'000'000 + static_cast<i64>(i % 100) * apart;
     check_stage<i64>(7, data, "sampled items 100 keys, the others 40000");
     expect_path("auto: est. 100 distinct -> shared tables full -> sort");
   }
@@ -366,6 +369,21 @@ TEST_SUITE("counting/7 hash table") {
       CHECK(z.buckets.bucket_bits >= 6);
       CHECK_FALSE(plan_for(cases[1].data).skewed);
     }
+    // Keys of a narrow range: zipf-like over 2^16 values (0 to 2^16 - 1: two bytes) sort in two
+    // passes, and from 2^20 items to 2^22 the sort takes them (its hot keys not aside); at
+    // 2^24 items, and over 2^20 values (three bytes), the buckets. Over 2^12 values, the sort
+    // rather than the shared tables.
+    for (const std::int64_t items : {std::int64_t{1} << 20, std::int64_t{1} << 22, std::int64_t{1} << 24}) {
+      const auto narrow = wb::gen::zipf<i64>(static_cast<std::size_t>(items), wb::testing::seed(108), 1 << 16);
+      const hash_plan p = plan_for(narrow);
+      INFO("zipf-like over 2^16 values, " << items << " items: est. " << short_number(p.distinct)
+                                          << " distinct, rule: " << p.rule);
+      CHECK(p.path == expected(items <= (std::int64_t{1} << 22) ? hash_path::sort : hash_path::two_level));
+      CHECK_FALSE(p.hot_keys_aside);
+    }
+    CHECK(plan_for(cases[2].data).path == expected(hash_path::two_level));  // 2^22 items, three bytes
+    const auto narrow_few = wb::gen::zipf<i64>(std::size_t{1} << 20, wb::testing::seed(109), 1 << 12);
+    CHECK(plan_for(narrow_few).path == expected(hash_path::sort));  // before the shared tables too
     // Every key new: 2^26 items, each sampled key seen once: more keys than the buckets hold.
     sample_summary all_new;
     all_new.samples = all_new.seen = all_new.once = 1 << 16;
