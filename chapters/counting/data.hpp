@@ -12,7 +12,7 @@
 
 #include <fmt/format.h>
 
-#include "wb/cli.hpp"
+#include "wb/arguments.hpp"
 #include "wb/generate.hpp"
 
 namespace counting {

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "wb/cli.hpp"
+#include "wb/arguments.hpp"
 
 namespace matmul {
 

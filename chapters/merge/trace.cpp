@@ -17,7 +17,7 @@
 #include <fmt/format.h>
 
 #include "merge.hpp"
-#include "wb/cli.hpp"
+#include "wb/arguments.hpp"
 
 namespace merge {
 namespace {

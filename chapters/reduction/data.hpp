@@ -8,7 +8,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "wb/cli.hpp"
+#include "wb/arguments.hpp"
 #include "wb/generate.hpp"
 
 #include "reduction.hpp"

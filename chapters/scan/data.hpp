@@ -6,7 +6,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "wb/cli.hpp"
+#include "wb/arguments.hpp"
 #include "wb/generate.hpp"
 
 #include "scan.hpp"

@@ -11,7 +11,7 @@
 
 #include <fmt/format.h>
 
-#include "wb/cli.hpp"
+#include "wb/arguments.hpp"
 #include "wb/svg_pictures.hpp"
 
 #include "scan.hpp"

@@ -1,38 +1,18 @@
-// Command-line handling shared by the chapter executables (CLI11).
+// Command-line handling shared by the chapter executables: the options added to a CLI11 app,
+// and the main body's error handling. The values themselves are read and checked by
+// wb/arguments.hpp, which this includes.
 #pragma once
 
 #include <cstdint>
 #include <functional>
 #include <limits>
-#include <span>
-#include <stdexcept>
 #include <string>
-#include <utility>
-#include <vector>
 
 #include <CLI/CLI.hpp>
 
-#include "wb/stage.hpp"
+#include "wb/arguments.hpp"
 
 namespace wb {
-
-// Bad input from the user: printed as "error: <message>" and exit status 2.
-class usage_error : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
-
-struct common_options {
-  std::uint64_t seed = 42;
-  int reps = 20;                      // timed repetitions (median reported)
-  bool reps_given = false;            // --reps was on the command line (else the driver may use fewer)
-  std::vector<std::string> stages;    // --stage a,b (ids or numbers); empty: all
-  std::string track = "solution";     // --track solution|exercise
-  bool compare = false;               // --compare: learner's stage vs the solution's
-  bool print = false;                 // --print: each stage's output on one line
-  std::string csv;                    // --csv FILE
-  std::string json;                   // --json FILE
-};
 
 // Adds --seed --reps --stage --track --compare --print --csv --json.
 void add_common_options(CLI::App& app, common_options& options);
@@ -42,13 +22,6 @@ void add_common_options(CLI::App& app, common_options& options);
 //   wb::cuda_error and other exceptions    -> message, exit 1.
 int run_main(CLI::App& app, int argc, char** argv, const std::function<int()>& body);
 
-// Sizes on the command line, one syntax for every size flag (--n, --m, --distinct, --chunk,
-// --block, ...): a whole number written as digits (1048576), a power (2^20, 10^9) or in
-// scientific notation (1e9, 1.5e6). Text that is none of these is a usage_error naming it as
-// unread ("--n: cannot read '2^x' as a size (...)"); a size past 2^64 - 1 is "too large".
-std::uint64_t parse_size(const std::string& text, const std::string& flag);
-// "2^20" for powers of two from 2^10 on, else the digits: how messages and help show a size.
-std::string size_text(std::uint64_t size);
 // The CLI11 transform behind add_size_option: reads the size syntax, refuses sizes above
 // `max` ("--n: 2^41 is more than 2^40"), and hands the digits on to the option's own type.
 CLI::Validator size_syntax(std::uint64_t max);
@@ -59,65 +32,7 @@ CLI::Option* add_size_option(CLI::App& app, const std::string& name, T& value, c
   return app.add_option(name, value, description)->transform(size_syntax(max))->type_name("SIZE");
 }
 
-// Refuses (wb::usage_error) a run that needs more device or host memory than there is:
-// device_bytes against the free device memory (cudaMemGetInfo), host_bytes against the
-// machine's physical memory (on the cpu backend "device" memory is host memory too, so the
-// two are added). `what` names the run in the message ("merge of 2^34 int32").
-void require_memory(std::uint64_t device_bytes, std::uint64_t host_bytes, const std::string& what);
-// count * element_bytes, or a usage_error naming `what` when that overflows 64 bits.
-std::uint64_t bytes_for(std::uint64_t count, std::uint64_t element_bytes, const std::string& what);
-
-// "1,3,5" -> {1,3,5}; a malformed or out-of-range number is a usage_error naming it (and
-// `what`, e.g. "--sizes"). "" (or only spaces) is an explicit empty list: {}. Whether an
-// option was given at all is CLI11's app.count("--a"), never the emptiness of its text.
-// Spaces around items are allowed; empty items ("1,,2", "1,") and
-// trailing junk ("3x") are not; int8_t/uint8_t are numbers, not characters; floating-point
-// values must be finite. Instantiated for every standard integer type, float and double.
-template <class T>
-std::vector<T> parse_list(const std::string& text, const std::string& what);
-// Whitespace-separated numbers from a file ('#' starts a comment to the end of the line); an
-// empty or comment-only file is an empty input. A missing or unreadable file or a bad number
-// (with its line) is a usage_error.
-template <class T>
-std::vector<T> read_numbers_file(const std::string& path);
-
-// --input LIST and --input-file FILE: the items themselves, on the command line or in a file
-// (an empty list or a file with no numbers is an empty input, never replaced by generated data).
-struct input_options {
-  std::string list;  // --input
-  std::string file;  // --input-file
-  bool list_given = false;
-  bool file_given = false;
-  bool given() const { return list_given || file_given; }
-  std::string source() const { return list_given ? "--input" : file; }  // for the report's title
-};
 // Adds both (they exclude each other), with the chapter's words for them.
 void add_input_options(CLI::App& app, input_options& input, const std::string& list_help, const std::string& file_help);
-// The items of --input (parse_list) or --input-file (read_numbers_file); `size_flag` ("--n") is
-// refused beside them when `size_given`: the input sets the size.
-template <class T>
-std::vector<T> read_input(const input_options& input, bool size_given, const std::string& size_flag = "--n");
-
-// --print writes every element on one line: refused (usage_error, before any work) for an
-// input of more than max_print_elements elements. `what` names it ("the merge of A and B").
-inline constexpr std::uint64_t max_print_elements = 100000;
-void require_printable(std::uint64_t elements, const std::string& what);
-
-// An output file named on the command line (--svg FILE): refused (usage_error, before any
-// work) when it is a folder, its folder does not exist, or it cannot be written there.
-// `flag` names the option in the message. Creates nothing.
-void require_writable_file(const std::string& path, const std::string& flag);
-
-// Does the --stage selection pick the stage with this number and id? Empty selects all.
-// `id` is the stage's id with or without the chapter prefix ("merge/2 basic" or "basic");
-// an item selects it as its number ("2"), its name ("basic"), both ("2-basic", "2 basic",
-// "2_basic") or the full id ("merge/2 basic", "merge/2"). Case, '-', '_' and ' ' don't matter.
-bool stage_selected(const std::vector<std::string>& selection, int number, const std::string& id);
-// A usage_error for a --stage item that selects none of these (number, id) stages; the
-// message lists the stages there are.
-void require_known_stages(const std::vector<std::string>& selection,
-                          const std::vector<std::pair<int, std::string>>& stages);
-// The same for a chapter's stage table (stages.hpp).
-void require_known_stages(const std::vector<std::string>& selection, std::span<const stage> stages);
 
 }  // namespace wb
