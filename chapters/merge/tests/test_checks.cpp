@@ -22,7 +22,10 @@ std::vector<std::int64_t> reference_co_ranks(const std::vector<K>& A, const std:
 // "1,3,5": an array as the chapter executable's --a and --b take it.
 std::string comma_list(const std::vector<std::int32_t>& v) {
   std::string out;
-  for (std::size_t x = 0; x < v.size(); ++x) out += (x > 0 ? "," : "") + std::to_string(v[x]);
+  for (std::size_t x = 0; x < v.size(); ++x) {
+    if (x > 0) out += ',';
+    out += std::to_string(v[x]);
+  }
   return out;
 }
 
