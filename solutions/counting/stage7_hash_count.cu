@@ -16,9 +16,10 @@
 //      block per bucket counts it in a shared-memory table (bucket_tables.cuh); buckets by key
 //      range (key_ranges.cuh) make each bucket's sorted pairs a slice of the finished table;
 //   sort (distinct_table.hpp): the sort chapter's radix sort of all keys and run-length
-//      encoding: no table helps when almost every key is new. Where a few hot keys hold a
-//      large share of the items, they are counted aside and only the rest is sorted
-//      (hot_keys_aside.cuh).
+//      encoding: no table helps when almost every key is new, and few items of a narrow key
+//      range sort in two short passes (the sort skips a pass whose digit all keys share).
+//      Where a few hot keys hold a large share of the items, they are counted aside and only
+//      the rest is sorted (hot_keys_aside.cuh).
 // A stratified sample of 2^16 items (key_sample.cuh) estimates D; plan_hash_count below turns
 // the estimate into a path. An estimate can be wrong: a table that fills sets a flag, and the
 // stage counts again by sorting, from the start: a wrong estimate costs time, never a count.
