@@ -15,7 +15,8 @@ namespace sort::WB_TRACK {
 using namespace sort::onesweep;
 
 // 1. histogram[p * radix + d] += keys whose digit p is d (zero before): every pass's counts
-// from one read of the keys. Launched with 256 threads a block, as many blocks as fit.
+// from one read of the keys. Launched with 256 threads a block, and fewer blocks than there are
+// keys to go round (onesweep.hpp, histogram_blocks_for: 4 chunks of 2048 keys a block at least).
 template <class K>
 __global__ void onesweep_histogram_kernel(const K* keys, std::int64_t n, unsigned long long* histogram) {
   // TODO(sort/5): a shared count per (pass, digit); a grid-stride loop over the keys adds
