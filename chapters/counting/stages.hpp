@@ -103,7 +103,7 @@ inline constexpr std::array<wb::stage, 9> stages = {{
      "hash_table.cuh global_table.cuh stage7_hash_count.cu",
      {"Sorting every int64 key costs 8 radix passes over the data, but only the DISTINCT keys need to be in "
       "order: count them in a hash table first (open addressing, atomicCAS to claim a slot), then sort the few.",
-      "A sample (written for you, on your insert) sizes one table in global memory. One pass over the items: each "
+      "A sample (written for you) sizes one table in global memory. One pass over the items: each "
       "finds its key's slot (probing from a hashed home slot, claiming an empty one with a compare-and-swap) and "
       "adds one to the slot's count. Then pack the occupied slots into (key, count) arrays; the chapter's sort "
       "and table writer do the rest. One key's pattern marks an empty slot (INT64_MAX, flipped): count it on the "

@@ -1,5 +1,5 @@
 // Thread-level pieces of stage 7 (exercise): a GPU hash table of 64-bit keys with counts in
-// global memory (the one global table, and the sample's table that sizes it).
+// global memory (the one global table; key_sample.cuh lays out the sample's table the same way).
 //
 // Open addressing with linear probing (PMPP's privatization idea turned inside out: one
 // shared table, and atomics only where two threads meet). The table is two arrays, keys[]

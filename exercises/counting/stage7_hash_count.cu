@@ -4,7 +4,8 @@
 // the data) and run-length encode the runs (the baseline). But only the DISTINCT keys need to
 // be in order. So:
 //   0. look first: a stratified sample of 2^16 items, counted in a small table, estimates the
-//      number of distinct keys (key_sample.cuh, written for you on your insert);
+//      number of distinct keys (key_sample.cuh, written for you; its table is laid out as
+//      yours, home slot and linear probing);
 //   1. insert: every item finds or claims its key's slot in one hash table with room for the
 //      estimate (hash_table.cuh) and adds one to the slot's count: one pass over the items,
 //      one atomic each, on a table small enough to stay in the L2 cache;

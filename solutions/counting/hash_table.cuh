@@ -1,6 +1,6 @@
 // Thread-level pieces of stage 7: a GPU hash table of 64-bit keys with counts in global
-// memory (the one global table, the sample's table, the two-level count's spill table). The
-// shared-memory tables are in shared_hash_table.cuh.
+// memory (the one global table, the two-level count's spill table; key_sample.cuh lays out
+// the sample's table the same way). The shared-memory tables are in shared_hash_table.cuh.
 //
 // Open addressing with linear probing (PMPP's privatization idea turned inside out: one
 // shared table, and atomics only where two threads meet). The table is two arrays, keys[]
