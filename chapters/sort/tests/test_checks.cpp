@@ -299,16 +299,16 @@ TEST_SUITE("sort/5 onesweep") {
     using namespace sort::onesweep;
     constexpr std::int64_t chunk = std::int64_t{histogram_block} * histogram_items;
     std::uint64_t salt = 1700;
-    for (const int blocks : {1, 3}) {
-      config cfg{};
-      cfg.onesweep_histogram_blocks = blocks;
-      for (const std::int64_t n : {std::int64_t{1}, chunk - 1, chunk + 1, 7 * chunk + 5}) {
-        const auto size = static_cast<std::size_t>(n);
-        const std::string what = std::to_string(blocks) + " histogram blocks";
-        check_stage<std::int64_t>(5, seeded_keys<std::int64_t>(size, wb::testing::seed(++salt)), cfg, "int64, " + what);
-        check_stage<std::uint32_t>(5, seeded_keys<std::uint32_t>(size, wb::testing::seed(++salt)), cfg,
-                                   "uint32, " + what);
-      }
+    config one{}, three{};
+    one.onesweep_histogram_blocks = 1;
+    three.onesweep_histogram_blocks = 3;
+    for (const std::int64_t n : {std::int64_t{1}, chunk + 1, 7 * chunk + 5}) {
+      check_stage<std::int64_t>(5, seeded_keys<std::int64_t>(static_cast<std::size_t>(n), wb::testing::seed(++salt)),
+                                one, "int64, 1 histogram block");
+    }
+    for (const std::int64_t n : {chunk - 1, 7 * chunk + 5}) {
+      check_stage<std::uint32_t>(5, seeded_keys<std::uint32_t>(static_cast<std::size_t>(n), wb::testing::seed(++salt)),
+                                 three, "uint32, 3 histogram blocks");
     }
     // The rule: one block for a few keys, one for every histogram_chunks_per_block chunks,
     // never more than the SMs hold.
