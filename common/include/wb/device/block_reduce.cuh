@@ -9,18 +9,10 @@
 // memory: the counting chapter's sample summary (counts, smallest and largest key).
 #pragma once
 
-#include "wb/device/warp_scan.cuh"
+#include "wb/device/warp_scan.cuh"  // warp_reduce
 #include "wb/kernel.hpp"
 
 namespace wb::device {
-
-// Every lane of a full warp gets op over the 32 lanes' x.
-template <class T, class Op>
-__device__ __forceinline__ T warp_reduce(T x, Op op) {
-#pragma unroll
-  for (int m = 16; m >= 1; m /= 2) x = op(x, __shfl_xor_sync(full_warp, x, m));
-  return x;
-}
 
 // Every thread of a block of Threads threads (whole warps, known at compile time) gets op over
 // the block's x; every thread calls it, at the same point. warp_results: shared memory for

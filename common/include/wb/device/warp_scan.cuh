@@ -3,7 +3,8 @@
 // `lanes` calls them, at the same point.
 //
 // The scan chapter teaches these in its stage 6 (your exercises/scan/warp_scan.cuh writes the
-// same three functions); the block scan and the look-back of this layer are built on them.
+// scans and the sum; warp_reduce is the sum's butterfly with any op); the block scan and the
+// look-back of this layer are built on them.
 #pragma once
 
 #include "wb/device/plus.hpp"
@@ -35,12 +36,19 @@ __device__ __forceinline__ T warp_exclusive_from_inclusive(T inclusive, unsigned
   return (threadIdx.x & 31) == 0 ? T{} : y;
 }
 
-// Every lane of a full warp gets the sum of the 32 lanes' x (a butterfly of shfl_xor).
+// Every lane of a full warp gets op over the 32 lanes' x (a butterfly of shfl_xor); op is
+// associative and commutative (a sum, a minimum, a maximum).
+template <class T, class Op>
+__device__ __forceinline__ T warp_reduce(T x, Op op) {
+#pragma unroll
+  for (int m = 16; m >= 1; m /= 2) x = op(x, __shfl_xor_sync(full_warp, x, m));
+  return x;
+}
+
+// Every lane of a full warp gets the sum of the 32 lanes' x.
 template <class T>
 __device__ __forceinline__ T warp_sum(T x) {
-#pragma unroll
-  for (int m = 16; m >= 1; m /= 2) x = plus(x, __shfl_xor_sync(full_warp, x, m));
-  return x;
+  return warp_reduce(x, [](T a, T b) { return plus(a, b); });
 }
 
 }  // namespace wb::device
