@@ -142,9 +142,14 @@ inline bool long_tiles_for(std::int64_t n, const config& cfg) {
 // CUB where the pass kernel alone is 0.90-1.02x). Key-value sorts run the pass kernel alone.
 constexpr bool few_digits_kernel_for(bool pairs) { return !pairs; }
 inline constexpr int match_digits = 16;
-// ... from this many keys on (cfg.onesweep_few_digits_from; 0: this): on fewer, the second
-// launch a pass costs more than match_any saves.
-inline constexpr std::int64_t few_digits_from = std::int64_t{1} << 22;
+// ... from this many keys of key_bytes on (cfg.onesweep_few_digits_from; 0: this): on fewer,
+// the second launch a pass costs more than match_any saves. 8-byte keys from 2^20: their eight
+// passes rank few digit values slowly enough that at 2^20 keys 16 distinct int64 keys go from
+// 0.89x CUB to 1.01x, while uniform ones go from 1.24x to 1.12x (at 2^19 and below it no longer
+// pays); 4-byte keys from 2^22 (chapter README, stage 5).
+constexpr std::int64_t few_digits_from(std::size_t key_bytes) {
+  return key_bytes == 8 ? std::int64_t{1} << 20 : std::int64_t{1} << 22;
+}
 // cfg.onesweep_match_digits, or match_digits when it is 0 (negative: never; radix: always).
 inline int match_digits_for(const config& cfg) {
   return cfg.onesweep_match_digits != 0 ? cfg.onesweep_match_digits : match_digits;

@@ -25,12 +25,12 @@ std::size_t pass_shared_bytes() {
 
 // Whether this track's stage 5 sorts passes of few digit values of K with the few-digits
 // kernel: the solution's, for keys without values (onesweep.hpp, few_digits_kernel_for), from
-// few_digits_from keys on (the second launch costs more than it saves on fewer).
+// few_digits_from(sizeof(K)) keys on (the second launch costs more than it saves on fewer).
 template <class K, bool Pairs>
 bool few_digits_kernel_runs(std::int64_t n, const config& cfg) {
 #if defined(SORT_ONESWEEP_FEW_DIGITS_KERNEL)
   return few_digits_kernel_for(Pairs) && match_digits_for(cfg) > 0 &&
-         n >= (cfg.onesweep_few_digits_from > 0 ? cfg.onesweep_few_digits_from : few_digits_from);
+         n >= (cfg.onesweep_few_digits_from > 0 ? cfg.onesweep_few_digits_from : few_digits_from(sizeof(K)));
 #else
   return false;
 #endif
@@ -65,13 +65,16 @@ void run(const K* keys_in, K* keys_out, const std::uint32_t* values_in, std::uin
   auto* base = reinterpret_cast<std::uint64_t*>(scratch + l.base);
   auto* plan = reinterpret_cast<pass_plan*>(scratch + l.plan);
 
-  // Tile counters, histogram and the first sorting pass's status words start at zero; each
-  // sorting pass clears the other status array for the next one.
-  WB_CHECK(cudaMemsetAsync(scratch, 0, l.zeroed_end));
   const int sm_count = wb::multiprocessor_count();  // read once a sort, not once a launch
-  const std::int64_t histogram_blocks = histogram_blocks_for(n, sm_count, cfg.onesweep_histogram_blocks);
-  wb::launch({dim3(static_cast<unsigned>(histogram_blocks)), dim3(histogram_block)}, onesweep_histogram_kernel<K>,
-             keys_in, n, histogram);
+  if (cfg.onesweep_run != onesweep_part::after_histogram) {
+    // Tile counters, histogram and the first sorting pass's status words start at zero; each
+    // sorting pass clears the other status array for the next one.
+    WB_CHECK(cudaMemsetAsync(scratch, 0, l.zeroed_end));
+    const std::int64_t histogram_blocks = histogram_blocks_for(n, sm_count, cfg.onesweep_histogram_blocks);
+    wb::launch({dim3(static_cast<unsigned>(histogram_blocks)), dim3(histogram_block)}, onesweep_histogram_kernel<K>,
+               keys_in, n, histogram);
+  }
+  if (cfg.onesweep_run == onesweep_part::histogram) return;  // the caller goes on later (sort.hpp)
   wb::launch({dim3(1), dim3(radix)}, onesweep_plan_kernel, static_cast<const unsigned long long*>(histogram), passes,
              n, base, plan, static_cast<const void*>(keys_in), static_cast<void*>(keys_out),
              static_cast<void*>(other_keys), values_in, Pairs ? values_out : nullptr,

@@ -37,6 +37,12 @@ inline constexpr int max_items_per_thread = 16;
 inline constexpr int max_tile_items = 4096;  // block x items: a tile in shared memory
 inline constexpr int onesweep_bits = 8;      // stage 5's digit
 
+// Which part of stage 5 a call runs: all of it; only its start (the memset and the histogram
+// of every pass's digits, one read of the keys); or the rest, after a call that ran the start
+// on the same keys (with values or without), n and workspace. The counting chapter starts the
+// histogram while its host waits to learn whether it will sort.
+enum class onesweep_part { all, histogram, after_histogram };
+
 // Stage 5 runs its own tuned tile shape (onesweep_tile below): block and items_per_thread
 // configure stages 1-4 and 6.
 struct config {
@@ -64,6 +70,8 @@ struct config {
   // Stage 5's histogram kernel in this many blocks (one a chunk of keys where there are fewer
   // chunks); 0: its rule (onesweep.hpp, histogram_blocks_for). The experiments sweep it.
   int onesweep_histogram_blocks = 0;
+  // The part of stage 5 this call runs (onesweep_part above).
+  onesweep_part onesweep_run = onesweep_part::all;
 };
 
 // Keys per thread of a stage: 1 for stages 1-3 (the book's one key per thread),

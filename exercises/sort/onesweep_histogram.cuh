@@ -24,14 +24,15 @@ __global__ void onesweep_histogram_kernel(const K* keys, std::int64_t n, unsigne
   // histogram with global atomics.
 }
 
-// 2. One block of radix threads: each pass's bucket starts (an exclusive sum of its counts)
+// 2. One block of radix threads (8 warps, one a pass if you like): each pass's bucket starts (an exclusive sum of its counts)
 // into base[p][0][d], and the plan: which passes sort (a digit position where some keys
 // differ), from which buffer into which, so that the last sorting pass lands in the output.
 __global__ void onesweep_plan_kernel(const unsigned long long* histogram, int passes, std::int64_t n,
                                      std::uint64_t* base, pass_plan* plan, const void* keys_in, void* keys_out,
                                      void* other_keys, const std::uint32_t* values_in, std::uint32_t* values_out,
                                      std::uint32_t* other_values) {
-  // TODO(sort/5): thread d scans digit d's counts of each pass into base[(p * 2) * radix + d];
+  // TODO(sort/5): scan each pass's counts into base[(p * 2) * radix + d] (the block's threads
+  // one a digit, pass after pass; or warp p alone over pass p, 8 digits a lane, with shuffles);
   // a pass whose one digit holds all n keys is skipped. Thread 0 writes plan[p]: sorting passes
   // alternate between other_keys and keys_out so that the last one writes keys_out (the first
   // reads keys_in); with no sorting pass at all, the last pass copies keys_in to keys_out.

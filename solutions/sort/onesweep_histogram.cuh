@@ -7,7 +7,7 @@
 
 #include "onesweep.hpp"
 #include "sort.hpp"
-#include "wb/device/block_scan.cuh"
+#include "wb/device/warp_scan.cuh"
 #include "wb/kernel.hpp"
 
 namespace sort::WB_TRACK {
@@ -47,38 +47,52 @@ __global__ void __launch_bounds__(histogram_block)
   }
 }
 
-// 2. One block of radix threads: each pass's bucket starts (an exclusive sum of its counts)
-// into base[p][0][d], and the plan: which passes sort (a digit position where some keys
-// differ), from which buffer into which, so that the last sorting pass lands in the output,
-// and how many digit values each pass's keys take (a pass of few is sorted by the
-// few-digits kernel: onesweep_few_digits.cuh).
+// 2. One block of radix threads, one warp a pass (8 warps: the 8 passes of 64-bit keys): each
+// pass's bucket starts (an exclusive sum of its counts) into base[p][0][d], and the plan: which
+// passes sort (a digit position where some keys differ), from which buffer into which, so
+// that the last sorting pass lands in the output, and how many digit values each pass's keys
+// take (a pass of few is ranked by match_any: onesweep_few_digits.cuh). A warp scans its pass
+// with shuffles alone: the passes are scanned side by side, and the block meets at one
+// barrier, where a scan of the whole block for each pass would wait at barriers pass after pass.
 __global__ void __launch_bounds__(radix)
     onesweep_plan_kernel(const unsigned long long* histogram, int passes, std::int64_t n, std::uint64_t* base,
                          pass_plan* plan, const void* keys_in, void* keys_out, void* other_keys,
                          const std::uint32_t* values_in, std::uint32_t* values_out, std::uint32_t* other_values) {
-  __shared__ unsigned long long warp_totals[radix / 32];
+  static_assert(radix == 32 * max_passes, "one warp a pass");
+  constexpr int per_lane = radix / 32;  // lane l holds the pass's digits [l * per_lane, (l + 1) * per_lane)
   __shared__ int sorts[max_passes];
   __shared__ int digits[max_passes];
-  const int d = static_cast<int>(threadIdx.x);
-  unsigned long long counts[max_passes];
+  const int pass = static_cast<int>(threadIdx.x) / 32;
+  const int lane = static_cast<int>(threadIdx.x) % 32;
+  if (pass < passes) {  // whole warps: the shuffles below have all their lanes
+    const int first = pass * radix + lane * per_lane;
+    unsigned long long count[per_lane];
 #pragma unroll
-  for (int p = 0; p < max_passes; ++p) {  // every pass's count first: one wait for all the loads
-    counts[p] = p < passes ? histogram[p * radix + d] : 0;
-  }
+    for (int k = 0; k < per_lane; ++k) count[k] = histogram[first + k];  // all loads first: one wait
+    unsigned long long lane_total = 0;
+    int nonzero = 0;
+    bool one_bucket = false;
 #pragma unroll
-  for (int p = 0; p < max_passes; ++p) {
-    if (p >= passes) break;  // the same for every thread: the barriers below stay uniform
-    const unsigned long long count = counts[p];
-    base[(p * 2) * radix + d] = wb::device::block_exclusive_sum<radix, true>(count, warp_totals);
-    const int one_bucket = __syncthreads_or(count == static_cast<unsigned long long>(n));
-    const int nonzero = __syncthreads_count(count != 0);  // the digit values this pass's keys take
-    if (d == 0) {
-      sorts[p] = !one_bucket;
-      digits[p] = nonzero;
+    for (int k = 0; k < per_lane; ++k) {
+      lane_total += count[k];
+      nonzero += count[k] != 0 ? 1 : 0;
+      one_bucket = one_bucket || count[k] == static_cast<unsigned long long>(n);
+    }
+    unsigned long long start = wb::device::warp_exclusive_from_inclusive(wb::device::warp_inclusive_scan(lane_total));
+#pragma unroll
+    for (int k = 0; k < per_lane; ++k) {
+      base[(pass * 2) * radix + lane * per_lane + k] = start;
+      start += count[k];
+    }
+    nonzero = wb::device::warp_sum(nonzero);  // the digit values this pass's keys take
+    one_bucket = __any_sync(wb::device::full_warp, one_bucket) != 0;
+    if (lane == 0) {
+      sorts[pass] = !one_bucket;
+      digits[pass] = nonzero;
     }
   }
   __syncthreads();
-  if (d != 0) return;
+  if (threadIdx.x != 0) return;
   int sorting = 0;
   for (int p = 0; p < passes; ++p) sorting += sorts[p];
   const void* src = keys_in;

@@ -7,6 +7,8 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <string>
+#include <type_traits>
 #include <vector>
 
 #include "onesweep.hpp"
@@ -224,7 +226,7 @@ TEST_SUITE("sort/5 onesweep") {
     // under a tile to more tiles than the few-digits kernel has blocks (so a block sorts
     // several), and across look-back portions.
     config cfg{};
-    cfg.onesweep_few_digits_from = 1;  // from the first key on (the stage: 2^22 keys)
+    cfg.onesweep_few_digits_from = 1;  // from the first key on (the stage: 2^20 8-byte keys)
     cfg.onesweep_few_digits_blocks = 3;  // (the stage: as many as the SMs hold)
     const std::int64_t tile = onesweep_tile(8, false);
     std::uint64_t salt = 1600;
@@ -249,7 +251,7 @@ TEST_SUITE("sort/5 onesweep") {
     sm_grid.onesweep_few_digits_blocks = 0;
     check_pass_kernels(few, sm_grid, true, "int64, 16 distinct, as many blocks as the SMs hold");
     // The choice: at most this many digit values (256: every sorting pass; -1: none), and the
-    // keys the stage takes it from (its default, 2^22: not on these).
+    // keys the stage takes it from (its default for 8-byte keys, 2^20: not on these).
     check_pass_kernels(seeded_keys<std::int64_t>(n, wb::testing::seed(++salt)), cfg, true, "int64, random");
     config every = cfg;
     every.onesweep_match_digits = 256;
@@ -319,6 +321,37 @@ TEST_SUITE("sort/5 onesweep") {
     CHECK(histogram_blocks_for(std::int64_t{1} << 34, 132, 0) == std::int64_t{histogram_blocks_per_sm} * 132);
     CHECK(histogram_blocks_for(std::int64_t{1} << 34, 132, 5) == 5);
     CHECK(histogram_blocks_for(3 * chunk, 132, 5) == 3);
+  }
+  TEST_CASE("onesweep: the histogram started by one call, the sort finished by another") {
+    // config::onesweep_run (sort.hpp): a call with the histogram part, then one with the rest on
+    // the same keys, n and workspace, sorts as one call does (the counting chapter starts the
+    // histogram before it knows it will sort). Between the two, the workspace holds the
+    // histogram: the second call must neither clear it nor count again (counted twice, every
+    // bucket start is wrong).
+    const std::int64_t tile = onesweep_tile(8, false);
+    std::uint64_t salt = 1750;
+    auto check_split = [&](const auto& keys, const std::string& what) {
+      using K = typename std::decay_t<decltype(keys)>::value_type;
+      const auto n = static_cast<std::int64_t>(keys.size());
+      workspace_buffer<K> ws(n, config{});
+      wb::device_buffer<K> d_keys(keys), d_out(keys.size());
+      d_out.fill_bytes(0xA5);
+      config start{}, rest{};
+      start.onesweep_run = onesweep_part::histogram;
+      rest.onesweep_run = onesweep_part::after_histogram;
+      sort::WB_TRACK::sort_onesweep<K>(d_keys.data(), d_out.data(), nullptr, nullptr, n, ws.view(), start);
+      sort::WB_TRACK::sort_onesweep<K>(d_keys.data(), d_out.data(), nullptr, nullptr, n, ws.view(), rest);
+      WB_CHECK(cudaDeviceSynchronize());
+      INFO("stage 5 in two calls, " << what << ", n " << n);
+      const std::string why = sort_error(keys, {}, sorted<K>{d_out.to_host(), {}});
+      CHECK_MESSAGE(why.empty(), why);
+    };
+    for (const std::int64_t n : {std::int64_t{1}, tile - 1, 3 * tile + 5}) {
+      const auto size = static_cast<std::size_t>(n);
+      check_split(seeded_keys<std::int64_t>(size, wb::testing::seed(++salt)), "int64");
+      check_split(wb::gen::few_distinct<std::int64_t>(size, wb::testing::seed(++salt), 16), "int64, 16 distinct");
+      check_split(seeded_keys<std::uint32_t>(size, wb::testing::seed(++salt)), "uint32");
+    }
   }
   TEST_CASE("onesweep: passes where every key has the same digit are skipped") {
     const std::int64_t tile = onesweep_tile(8, false);
