@@ -29,7 +29,15 @@ unsigned grid_for(std::int64_t work) {
   return static_cast<unsigned>(needed < fill ? needed : fill);
 }
 
-sort::config sort_config() { return sort::config{}; }  // the sort chapter's defaults (stage 5: 8-bit digits)
+// The sort chapter's stage 5 (8-bit digits), its few-digits kernel from 2^22 keys on, as for
+// 4-byte keys: the keys this chapter sorts are mostly new ones (its plan sorts where most keys
+// are), whose passes take every digit value, and at 2^20 the kernel's launch beside every pass
+// would cost them 0.01 ms.
+sort::config sort_config() {
+  sort::config cfg;
+  cfg.onesweep_few_digits_from = std::int64_t{1} << 22;
+  return cfg;
+}
 scan::config scan_config() {
   scan::config c;
   c.exclusive = true;
@@ -374,32 +382,60 @@ std::size_t sort_count_scratch_bytes(std::int64_t n) {
          std::max(sort::workspace_bytes(m, 8, sort_config()), scan::workspace_bytes(tiles, 8, scan_config()));
 }
 
+namespace {
+
+// The pieces of sort_run_length_encode's scratch: the sorted keys, four numbers a tile, then
+// the sort's and the scan's workspace.
+struct sort_count_pieces {
+  std::int64_t tiles;
+  std::int64_t *sorted, *head_counts, *first_head, *tile_places, *next_after;
+  wb::workspace rest;
+};
+
+sort_count_pieces carve_sort_count(std::int64_t n, void* scratch, std::size_t scratch_bytes) {
+  sort_count_pieces p{};
+  p.tiles = (n + rle_tile - 1) / rle_tile;
+  if (p.tiles > 2147483647) throw std::invalid_argument("sort_run_length_encode: more than 2^31 - 1 tiles");
+  wb::carver pieces({static_cast<unsigned char*>(scratch), scratch_bytes}, "sort_run_length_encode");
+  p.sorted = pieces.take<std::int64_t>(n);
+  p.head_counts = pieces.take<std::int64_t>(p.tiles);
+  p.first_head = pieces.take<std::int64_t>(p.tiles);
+  p.tile_places = pieces.take<std::int64_t>(p.tiles);
+  p.next_after = pieces.take<std::int64_t>(p.tiles);
+  p.rest = pieces.rest();
+  return p;
+}
+
+}  // namespace
+
+void start_sort_run_length_encode(const std::int64_t* in, std::int64_t n, void* scratch, std::size_t scratch_bytes) {
+  if (n == 0) return;
+  const sort_count_pieces p = carve_sort_count(n, scratch, scratch_bytes);
+  sort::config cfg = sort_config();
+  cfg.onesweep_run = sort::onesweep_part::histogram;
+  sort::solution::sort_onesweep<std::int64_t>(in, p.sorted, nullptr, nullptr, n, p.rest, cfg);
+}
+
 void sort_run_length_encode(const std::int64_t* in, std::int64_t n, device_table<std::int64_t> out, void* scratch,
-                            std::size_t scratch_bytes, bool phases) {
+                            std::size_t scratch_bytes, bool phases, bool started) {
   if (n == 0) {
     WB_CHECK(cudaMemsetAsync(out.size, 0, sizeof(std::int64_t)));
     return;
   }
-  const std::int64_t tiles = (n + rle_tile - 1) / rle_tile;
-  if (tiles > 2147483647) throw std::invalid_argument("sort_run_length_encode: more than 2^31 - 1 tiles");
-  wb::carver pieces({static_cast<unsigned char*>(scratch), scratch_bytes}, "sort_run_length_encode");
-  auto* sorted = pieces.take<std::int64_t>(n);
-  auto* head_counts = pieces.take<std::int64_t>(tiles);
-  auto* first_head = pieces.take<std::int64_t>(tiles);
-  auto* tile_places = pieces.take<std::int64_t>(tiles);
-  auto* next_after = pieces.take<std::int64_t>(tiles);
-  const wb::workspace rest = pieces.rest();
+  const sort_count_pieces p = carve_sort_count(n, scratch, scratch_bytes);
   phase_clock clock(phases);
   clock.mark("start");
-  sort::solution::sort_onesweep<std::int64_t>(in, sorted, nullptr, nullptr, n, rest, sort_config());
+  sort::config cfg = sort_config();
+  if (started) cfg.onesweep_run = sort::onesweep_part::after_histogram;  // start_sort_run_length_encode ran
+  sort::solution::sort_onesweep<std::int64_t>(in, p.sorted, nullptr, nullptr, n, p.rest, cfg);
   clock.mark("sort");
-  const auto grid = static_cast<unsigned>(tiles);
-  wb::launch({grid, rle_threads}, tile_heads_kernel, static_cast<const std::int64_t*>(sorted), n, head_counts,
-             first_head);
-  scan::solution::scan_single_pass<std::int64_t>(head_counts, tile_places, tiles, rest, scan_config());
-  wb::launch({1, 1024}, next_head_kernel, static_cast<const std::int64_t*>(first_head), tiles, n, next_after);
-  wb::launch({grid, rle_threads}, write_runs_kernel, static_cast<const std::int64_t*>(sorted), n,
-             static_cast<const std::int64_t*>(tile_places), static_cast<const std::int64_t*>(next_after), out);
+  const auto grid = static_cast<unsigned>(p.tiles);
+  wb::launch({grid, rle_threads}, tile_heads_kernel, static_cast<const std::int64_t*>(p.sorted), n, p.head_counts,
+             p.first_head);
+  scan::solution::scan_single_pass<std::int64_t>(p.head_counts, p.tile_places, p.tiles, p.rest, scan_config());
+  wb::launch({1, 1024}, next_head_kernel, static_cast<const std::int64_t*>(p.first_head), p.tiles, n, p.next_after);
+  wb::launch({grid, rle_threads}, write_runs_kernel, static_cast<const std::int64_t*>(p.sorted), n,
+             static_cast<const std::int64_t*>(p.tile_places), static_cast<const std::int64_t*>(p.next_after), out);
   clock.mark("rle");
   clock.print("  sort + RLE");
 }

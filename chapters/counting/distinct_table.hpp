@@ -31,7 +31,13 @@ std::size_t sort_count_scratch_bytes(std::int64_t n);
 
 // The sort-based count: sort all n keys (onesweep, 8 passes of 8 bits), mark where each run
 // of equal keys starts, scan the marks into the runs' places, write each run's key and length.
+// `started`: start_sort_run_length_encode ran on the same keys, n and scratch (the sort's first
+// kernel, its histogram, is done).
 void sort_run_length_encode(const std::int64_t* in, std::int64_t n, device_table<std::int64_t> out, void* scratch,
-                            std::size_t scratch_bytes, bool phases = false);
+                            std::size_t scratch_bytes, bool phases = false, bool started = false);
+
+// Queues the first kernel of sort_run_length_encode alone (the sort's histogram): stage 7 starts
+// it while its host waits for the sample, before it knows it will sort.
+void start_sort_run_length_encode(const std::int64_t* in, std::int64_t n, void* scratch, std::size_t scratch_bytes);
 
 }  // namespace counting::detail

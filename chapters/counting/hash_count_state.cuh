@@ -99,24 +99,63 @@ struct path_outcome {
   std::string what;
 };
 
+// The state, read back by the host: a kernel of one thread stores it in pinned host memory,
+// which the device addresses directly (unified virtual addressing), and the host waits for
+// that kernel. On an H200 that costs about 10 µs less than a cudaMemcpy of the same bytes (a
+// copy engine's start), and stage 7 waits for the state once or twice a call. The host memory
+// and the event the host waits on are made once a thread and kept.
+__global__ void store_state_kernel(const table_state* state, table_state* host) { *host = *state; }
+
+struct host_state {
+  table_state* state;
+  cudaEvent_t stored;
+};
+
+host_state& host_copy() {
+  static thread_local host_state h = [] {
+    host_state made{};
+    void* p = nullptr;
+    WB_CHECK(cudaHostAlloc(&p, sizeof(table_state), cudaHostAllocMapped));
+    made.state = static_cast<table_state*>(p);
+    WB_CHECK(cudaEventCreateWithFlags(&made.stored, cudaEventDisableTiming));
+    return made;
+  }();
+  return h;
+}
+
+// Queues the store; the host may queue more work before it waits for it (await_state).
+void request_state(const table_state* state) {
+  host_state& h = host_copy();
+  wb::launch({1, 1}, store_state_kernel, state, h.state);
+  WB_CHECK(cudaEventRecord(h.stored));
+}
+
+table_state await_state() {
+  host_state& h = host_copy();
+  WB_CHECK(cudaEventSynchronize(h.stored));
+  return *h.state;
+}
+
 table_state read_state(const table_state* state) {
-  table_state host{};
-  WB_CHECK(cudaMemcpy(&host, state, sizeof host, cudaMemcpyDeviceToHost));
-  return host;
+  request_state(state);
+  return await_state();
 }
 
 // The end of every call: where the path did not count (the sort path, or a path whose table
 // filled), sort every key and run-length encode, from the start, in `scratch` (the workspace
-// after the state and the sample); then the note.
+// after the state and the sample); then the note. `sort_started`: the sort's first kernel ran
+// on the same keys and scratch (detail::start_sort_run_length_encode), and nothing since wrote
+// the scratch.
 void sort_unless_counted(const std::int64_t* in, std::int64_t n, device_table<std::int64_t> out, const hash_plan& plan,
-                         const path_outcome& done, void* scratch, const hash_count_config& cfg, phase_clock& clock) {
+                         const path_outcome& done, void* scratch, const hash_count_config& cfg, phase_clock& clock,
+                         bool sort_started = false) {
   std::string what = done.what;
   if (done.counted) {
     clock.mark("sorted_pairs");
   } else {
     if (plan.path != hash_path::sort) what += " full -> sort";
     else what = plan.forced && cfg.path != hash_path::sort ? std::string(path_name(cfg.path)) + " refused -> sort" : "sort";
-    detail::sort_run_length_encode(in, n, out, scratch, detail::sort_count_scratch_bytes(n), cfg.phases);
+    detail::sort_run_length_encode(in, n, out, scratch, detail::sort_count_scratch_bytes(n), cfg.phases, sort_started);
     clock.mark("sort");
   }
   const std::string note = plan_note(plan, what);

@@ -109,12 +109,17 @@ ht::table_view<unsigned> place_sample_table(arena& a, std::int64_t n) {
   return {a.take<unsigned long long>(slots), a.take<unsigned>(slots), static_cast<unsigned long long>(slots)};
 }
 
-// Counts the sample in table `t` and reads its summary back (the host's one wait before the
-// plan).
-sample_summary take_sample(const std::int64_t* in, std::int64_t n, ht::table_view<unsigned> t, table_state* state) {
+// Counts the sample in table `t` and queues its summary's way back to the host
+// (request_state): the host may queue more work before it waits (finish_sample).
+void start_sample(const std::int64_t* in, std::int64_t n, ht::table_view<unsigned> t, table_state* state) {
   wb::launch({grid_for(static_cast<std::int64_t>(t.capacity)), block}, clear_table_kernel<unsigned>, t, state);
   wb::launch({grid_for(sample::sample_size(n)), block}, sample_insert_kernel, in, n, t, state);
-  const table_state st = read_state(state);
+  request_state(state);
+}
+
+// The host's one wait before the plan: the summary of the sample of n items.
+sample_summary finish_sample(std::int64_t n) {
+  const table_state st = await_state();
   sample_summary s;
   s.samples = sample::sample_size(n);
   s.seen = static_cast<std::int64_t>(st.sample_seen);
@@ -127,13 +132,22 @@ sample_summary take_sample(const std::int64_t* in, std::int64_t n, ht::table_vie
   return s;
 }
 
-// The sample where the plan needs it: not where there is nothing to count, the configuration
+// Whether stage 7 takes the sample: not where there is nothing to count, the configuration
 // gives the number of keys (cfg.expected_distinct), or it asks for the sort.
-sample_summary sample_for_plan(const std::int64_t* in, std::int64_t n, ht::table_view<unsigned> t, table_state* state,
+bool sample_wanted(std::int64_t n, const hash_count_config& cfg) {
+  return n > 0 && cfg.path != hash_path::sort && cfg.expected_distinct == 0;
+}
+
+// The sample where the plan needs it (sample_wanted), counted and read back. (The exercise's
+// stage 7 calls it; the solution queues the sort's first kernel between the two halves.)
+[[maybe_unused]] sample_summary sample_for_plan(const std::int64_t* in, std::int64_t n, ht::table_view<unsigned> t, table_state* state,
                                const hash_count_config& cfg, phase_clock& clock) {
   sample_summary s;
   if (n == 0 || cfg.path == hash_path::sort) return s;
-  if (cfg.expected_distinct == 0) s = take_sample(in, n, t, state);
+  if (sample_wanted(n, cfg)) {
+    start_sample(in, n, t, state);
+    s = finish_sample(n);
+  }
   clock.mark("estimate");
   return s;
 }

@@ -48,8 +48,12 @@ constexpr double most_two_level_share = 3.0 / 8.0;
 
 // Counting the hot keys aside costs a pass over the items (read every key, write the tail)
 // and a few launches and a read-back; it saves sorting the hot share. The README's
-// measurements: a fifth of the items hot pays, a tenth does not; the row sits between.
+// measurements: a fifth of the items hot pays, a tenth does not; the row sits between. Not
+// on fewer than 2^21 items (unless the configuration gives the share): at 2^20 the pass and
+// its read-back cost more than the hot share's sort, and the sort of every key also goes on
+// from the histogram started during the sample (below).
 constexpr double least_aside_share = 1.0 / 8.0;
+constexpr std::int64_t least_aside_items = std::int64_t{1} << 21;
 
 // The sort skips every pass whose digit all keys share (the sort chapter's stage 5): keys whose
 // smallest and largest values share their top six bytes sort in two passes of eight. The
@@ -58,6 +62,13 @@ constexpr double least_aside_share = 1.0 / 8.0;
 // shared tables are a tenth faster); from 2^24 items on the tables win.
 constexpr int most_narrow_sort_passes = 2;
 constexpr std::int64_t most_narrow_sort_items = std::int64_t{1} << 22;
+
+// Up to 2^22 items the host starts the sort's first kernel (its histogram: one read of the
+// keys) while it waits for the sample: most such inputs are sorted (the README's mixtures), and
+// where the plan sorts, the sort goes on from there. Where it does not, the GPU ran one short
+// kernel more, mostly while it would have waited for the host's next launch anyway (8 µs at
+// 2^20 int64 keys; the README's measurements).
+constexpr std::int64_t most_started_sort_items = std::int64_t{1} << 22;
 
 // The sorting passes (of 8) that keys between the flipped values lo and hi need: the bytes
 // below the highest one in which the two differ, and that one.
@@ -113,7 +124,9 @@ hash_plan plan_hash_count(std::int64_t n, const sample_summary& s, const hash_co
   // the others are sorted (not before two short passes: the pass aside would cost as much).
   const std::int64_t repeated_items = s.samples - s.once - 2 * s.twice;
   const double aside_share = cfg.aside_share >= 0 ? cfg.aside_share : least_aside_share;
-  p.hot_keys_aside = p.path == hash_path::sort && !p.forced && !narrow_sort && p.hot_sample_count > 0 &&
+  const bool enough_items = cfg.aside_share >= 0 || n >= least_aside_items;
+  p.hot_keys_aside = p.path == hash_path::sort && !p.forced && !narrow_sort && enough_items &&
+                     p.hot_sample_count > 0 &&
                      static_cast<double>(repeated_items) >= aside_share * static_cast<double>(s.samples);
   return p;
 }
@@ -138,7 +151,15 @@ void count_hash_table(const std::int64_t* in, std::int64_t n, device_table<std::
   arena front(ws.bytes);
   auto* state = front.take<table_state>(1);
   const ht::table_view<unsigned> sample_table = place_sample_table(front, n);
-  const sample_summary sample = sample_for_plan(in, n, sample_table, state, knobs, clock);
+  sample_summary sample;
+  bool sort_started = false;  // the sort's histogram queued while the host waits for the sample
+  if (sample_wanted(n, knobs)) {
+    start_sample(in, n, sample_table, state);
+    sort_started = knobs.path == hash_path::automatic && n <= most_started_sort_items;
+    if (sort_started) detail::start_sort_run_length_encode(in, n, front.rest(), detail::sort_count_scratch_bytes(n));
+    sample = finish_sample(n);
+    clock.mark("estimate");
+  }
   const hash_plan plan = plan_hash_count(n, sample, knobs);
 
   arena rest(front.rest());
@@ -159,7 +180,10 @@ void count_hash_table(const std::int64_t* in, std::int64_t n, device_table<std::
     default:
       break;
   }
-  sort_unless_counted(in, n, out, plan, done, front.rest(), knobs, clock);
+  // (The histogram started above stands only where nothing wrote that scratch since: the sort
+  // path without the hot keys aside.)
+  const bool histogram_stands = sort_started && plan.path == hash_path::sort && !plan.hot_keys_aside;
+  sort_unless_counted(in, n, out, plan, done, front.rest(), knobs, clock, histogram_stands);
 }
 
 }  // namespace counting::WB_TRACK

@@ -486,9 +486,11 @@ TEST_SUITE("counting/7 hash table") {
       double given;   // the configuration's aside_share (-1: the plan's)
       bool aside;
     };
+    // Below 2^21 items the plan sorts every key, unless the configuration gives the share.
     const aside_case cases[] = {{std::size_t{1} << 21, 0.5, -1, true},    {std::size_t{1} << 21, 0.5, 1.0, false},
                                 {std::size_t{1} << 22, 0.2, -1, true},    {std::size_t{1} << 22, 0.05, -1, false},
-                                {std::size_t{1} << 22, 0.05, 0.0, true}};
+                                {std::size_t{1} << 22, 0.05, 0.0, true},  {(std::size_t{1} << 21) - 1, 0.5, -1, false},
+                                {(std::size_t{1} << 21) - 1, 0.5, 0.125, true}};
     for (const aside_case& c : cases) {
       const auto data = wb::gen::hot_and_tail<i64>(c.n, wb::testing::seed(118), c.share, 16, 0);
       hash_count_config cfg;
@@ -516,6 +518,8 @@ TEST_SUITE("counting/7 hash table") {
   }
   TEST_CASE("the sort with hot keys aside: INT64_MIN hot, INT64_MAX in the tail, more hot keys than the list holds") {
     const std::size_t n = 100'000;
+    config given;  // the plan's share, given: on fewer than 2^21 items the plan sorts every key
+    given.hash.aside_share = 0.125;
     std::mt19937_64 pick(wb::testing::seed(117));
     // Half the items on 16 keys (INT64_MIN among them), the rest distinct but for INT64_MAX
     // (the empty slot's pattern: never hot, sorted with the tail).
@@ -527,14 +531,14 @@ TEST_SUITE("counting/7 hash table") {
           : r < 52 ? std::numeric_limits<i64>::max()
                    : (next += 13);
     }
-    check_stage<i64>(7, data, "half on 16 keys, INT64_MIN and INT64_MAX among them");
+    check_stage<i64>(7, data, "half on 16 keys, INT64_MIN and INT64_MAX among them", given);
     expect_path("-> sort, 16 hot keys aside");
-    check_stage<i64>(7, sorted_copy(data), "the same, sorted");
+    check_stage<i64>(7, sorted_copy(data), "the same, sorted", given);
     expect_path("-> sort, 16 hot keys aside");
     // 30% of the items on 600 keys (each seen about 30 times by the sample: hot), of which the
     // list holds 512: the other 88 are sorted with the tail.
     for (auto& v : data) v = pick() % 10 < 3 ? static_cast<i64>(pick() % 600) * -1'000'003 : (next += 7);
-    check_stage<i64>(7, data, "30% on 600 keys, the rest distinct");
+    check_stage<i64>(7, data, "30% on 600 keys, the rest distinct", given);
     expect_path("-> sort, 512 hot keys aside");
   }
   TEST_CASE("[gpu] 2^22 keys, 2^16 distinct, 2^20 all distinct, zipf-like over 2^10, every path (WB_LARGE=1)" *

@@ -158,6 +158,7 @@ using cudaEvent_t = CUevent_st*;
 inline constexpr unsigned int cudaStreamDefault = 0;
 inline constexpr unsigned int cudaStreamNonBlocking = 1;
 inline constexpr unsigned int cudaHostAllocDefault = 0;
+inline constexpr unsigned int cudaHostAllocMapped = 2;  // (host memory is the device's here)
 inline constexpr unsigned int cudaEventDefault = 0;
 inline constexpr unsigned int cudaEventBlockingSync = 1;
 inline constexpr unsigned int cudaEventDisableTiming = 2;
