@@ -140,8 +140,8 @@ bool sample_wanted(std::int64_t n, const hash_count_config& cfg) {
 
 // The sample where the plan needs it (sample_wanted), counted and read back. (The exercise's
 // stage 7 calls it; the solution queues the sort's first kernel between the two halves.)
-[[maybe_unused]] sample_summary sample_for_plan(const std::int64_t* in, std::int64_t n, ht::table_view<unsigned> t, table_state* state,
-                               const hash_count_config& cfg, phase_clock& clock) {
+[[maybe_unused]] sample_summary sample_for_plan(const std::int64_t* in, std::int64_t n, ht::table_view<unsigned> t,
+                                                table_state* state, const hash_count_config& cfg, phase_clock& clock) {
   sample_summary s;
   if (n == 0 || cfg.path == hash_path::sort) return s;
   if (sample_wanted(n, cfg)) {

@@ -145,8 +145,8 @@ inline constexpr int match_digits = 16;
 // ... from this many keys of key_bytes on (cfg.onesweep_few_digits_from; 0: this): on fewer,
 // the second launch a pass costs more than match_any saves. 8-byte keys from 2^20: their eight
 // passes rank few digit values slowly enough that at 2^20 keys 16 distinct int64 keys go from
-// 0.89x CUB to 1.01x, while uniform ones go from 1.24x to 1.12x (at 2^19 and below it no longer
-// pays); 4-byte keys from 2^22 (chapter README, stage 5).
+// 0.89x CUB to 0.98-1.01x, while uniform ones go from 1.24x to 1.11x (at 2^19 and below it no
+// longer pays); 4-byte keys from 2^22 (chapter README, stage 5).
 constexpr std::int64_t few_digits_from(std::size_t key_bytes) {
   return key_bytes == 8 ? std::int64_t{1} << 20 : std::int64_t{1} << 22;
 }

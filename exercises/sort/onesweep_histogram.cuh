@@ -24,9 +24,10 @@ __global__ void onesweep_histogram_kernel(const K* keys, std::int64_t n, unsigne
   // histogram with global atomics.
 }
 
-// 2. One block of radix threads (8 warps, one a pass if you like): each pass's bucket starts (an exclusive sum of its counts)
-// into base[p][0][d], and the plan: which passes sort (a digit position where some keys
-// differ), from which buffer into which, so that the last sorting pass lands in the output.
+// 2. One block of radix threads (8 warps: one a pass, if you like): each pass's bucket starts
+// (an exclusive sum of its counts) into base[p][0][d], and the plan: which passes sort (a
+// digit position where some keys differ), from which buffer into which, so that the last
+// sorting pass lands in the output.
 __global__ void onesweep_plan_kernel(const unsigned long long* histogram, int passes, std::int64_t n,
                                      std::uint64_t* base, pass_plan* plan, const void* keys_in, void* keys_out,
                                      void* other_keys, const std::uint32_t* values_in, std::uint32_t* values_out,

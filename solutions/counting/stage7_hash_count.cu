@@ -23,7 +23,8 @@
 // A stratified sample of 2^16 items (key_sample.cuh) estimates D; plan_hash_count below turns
 // the estimate into a path. An estimate can be wrong: a table that fills sets a flag, and the
 // stage counts again by sorting, from the start: a wrong estimate costs time, never a count.
-// The host reads back one small record after the sample and one after the hash count.
+// The host reads back one small record after the sample and one after the hash count; while it
+// waits for the sample of at most 2^22 items, the sort's first kernel already runs.
 #include <algorithm>
 #include <optional>
 #include <stdexcept>
@@ -66,7 +67,7 @@ constexpr std::int64_t most_narrow_sort_items = std::int64_t{1} << 22;
 // Up to 2^22 items the host starts the sort's first kernel (its histogram: one read of the
 // keys) while it waits for the sample: most such inputs are sorted (the README's mixtures), and
 // where the plan sorts, the sort goes on from there. Where it does not, the GPU ran one short
-// kernel more, mostly while it would have waited for the host's next launch anyway (8 µs at
+// kernel more, mostly while it would have waited for the host's next launch anyway (9 µs at
 // 2^20 int64 keys; the README's measurements).
 constexpr std::int64_t most_started_sort_items = std::int64_t{1} << 22;
 
