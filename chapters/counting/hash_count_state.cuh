@@ -130,23 +130,21 @@ host_state& host_copy() {
   return h;
 }
 
-// Queues the store; the host may queue more work before it waits for it (await_state).
-void request_state(const table_state* state) {
+// Queues the store; the host may queue more work before it waits for it (await_state, given
+// the copy this returns).
+host_state& request_state(const table_state* state) {
   host_state& h = host_copy();
   wb::launch({1, 1}, store_state_kernel, state, h.state);
   WB_CHECK(cudaEventRecord(h.stored));
+  return h;
 }
 
-table_state await_state() {
-  host_state& h = host_copy();
+table_state await_state(host_state& h) {
   WB_CHECK(cudaEventSynchronize(h.stored));
   return *h.state;
 }
 
-table_state read_state(const table_state* state) {
-  request_state(state);
-  return await_state();
-}
+table_state read_state(const table_state* state) { return await_state(request_state(state)); }
 
 // The end of every call: where the path did not count (the sort path, or a path whose table
 // filled), sort every key and run-length encode, from the start, in `scratch` (the workspace

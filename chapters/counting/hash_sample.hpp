@@ -17,23 +17,29 @@
 
 namespace counting::sample {
 
-inline constexpr std::int64_t max_size = std::int64_t{1} << 16;
+inline constexpr int max_size_log2 = 16;
+inline constexpr std::int64_t max_size = std::int64_t{1} << max_size_log2;
 
 // Items sampled from n: all of them up to 2^16, else 2^16 (0.1% of 2^26).
 __host__ __device__ constexpr std::int64_t sample_size(std::int64_t n) { return n < max_size ? n : max_size; }
 
 // The place of sample i (0 <= i < sample_size(n)) in the input: stratum i is
-// [i n / samples, (i + 1) n / samples), so the strata cover the input evenly whatever n is.
+// [i n / 2^16, (i + 1) n / 2^16), so the strata cover the input evenly whatever n is (below
+// 2^48: the products fit in 64 bits). No divisions: a 64-bit division is a long software
+// routine on the GPU, and the sampling kernel needed three a key (the stratum's ends and a
+// remainder). The ends are shifts; the place inside a stratum of w items is the hash's high
+// 32 bits times w, over 2^32 (a multiply instead of the remainder by w).
 __host__ __device__ constexpr std::int64_t position(std::int64_t i, std::int64_t n) {
-  const std::int64_t samples = sample_size(n);
-  if (samples == n) return i;
-  const auto begin = static_cast<std::uint64_t>(i) * static_cast<std::uint64_t>(n) / static_cast<std::uint64_t>(samples);
-  const auto end = static_cast<std::uint64_t>(i + 1) * static_cast<std::uint64_t>(n) / static_cast<std::uint64_t>(samples);
-  auto x = static_cast<std::uint64_t>(i) * 0x9e3779b97f4a7c15ull + 0x632be59bd9b4e019ull;
+  if (n <= max_size) return i;
+  const auto u = static_cast<std::uint64_t>(i);
+  const auto items = static_cast<std::uint64_t>(n);
+  const std::uint64_t begin = u * items >> max_size_log2;
+  const std::uint64_t width = ((u + 1) * items >> max_size_log2) - begin;  // at least 1: n > 2^16
+  auto x = u * 0x9e3779b97f4a7c15ull + 0x632be59bd9b4e019ull;
   x ^= x >> 29;
   x *= 0xbf58476d1ce4e5b9ull;
   x ^= x >> 32;
-  return static_cast<std::int64_t>(begin + x % (end - begin));  // (end - begin >= 1: n > samples)
+  return static_cast<std::int64_t>(begin + ((x >> 32) * width >> 32));
 }
 static_assert(position(65535, 100'000) >= 98'473 && position(1, std::int64_t{1} << 26) / 1024 == 1);
 

@@ -47,6 +47,25 @@ __device__ __forceinline__ unsigned add_to_sample(ht::table_view<unsigned> t, un
   return 0;  // not reached: the table has twice the slots of the sample
 }
 
+// What one thread's adds change in the summary (table_state's sample_* fields), then one
+// block's: combined over the block field by field in one block reduce (two barriers), then
+// added to the state with one atomic a field. Counts of 32 bits: a block changes each by at
+// most its number of adds.
+struct summary_change {
+  int seen = 0, once = 0, twice = 0, changes = 0;
+  unsigned most = 0;
+  unsigned long long smallest = ~0ull, largest = 0;
+};
+
+__device__ __forceinline__ summary_change combine(const summary_change& a, const summary_change& b) {
+  using wb::device::max_of;
+  using wb::device::min_of;
+  return {a.seen + b.seen,       a.once + b.once,
+          a.twice + b.twice,     a.changes + b.changes,
+          max_of(a.most, b.most), min_of(a.smallest, b.smallest),
+          max_of(a.largest, b.largest)};
+}
+
 // Counts the sampled keys in table t and sums up what the plan reads (table_state's sample_*
 // fields). Each key's count before its own add says how the summary changes: 0 -> 1 is a new
 // key seen once, 1 -> 2 moves a key from once to twice, 2 -> 3 out of twice; the largest count
@@ -57,46 +76,37 @@ __global__ void __launch_bounds__(block) sample_insert_kernel(const std::int64_t
                                                               ht::table_view<unsigned> t, table_state* state) {
   using u64 = unsigned long long;
   const std::int64_t samples = sample::sample_size(n);
-  long long seen = 0, once = 0, twice = 0, changes = 0;  // this thread's changes to the counts
-  u64 smallest = ~0ull, largest = 0, most = 0;
+  summary_change mine;
   for (std::int64_t i = wb::global_thread_index(); i < samples; i += wb::grid_thread_count()) {
     const std::int64_t at = sample::position(i, n);
     const std::int64_t key = in[at];
     const u64 u = ht::flip(key);
     if (u != ht::empty_key) {  // INT64_MAX: one key more or less, no matter
       const unsigned before = add_to_sample(t, u);
-      seen += before == 0 ? 1 : 0;
-      once += (before == 0 ? 1 : 0) - (before == 1 ? 1 : 0);
-      twice += (before == 1 ? 1 : 0) - (before == 2 ? 1 : 0);
-      most = wb::device::max_of(most, static_cast<u64>(before) + 1);
-      smallest = wb::device::min_of(smallest, u);
-      largest = wb::device::max_of(largest, u);
+      mine.seen += before == 0 ? 1 : 0;
+      mine.once += (before == 0 ? 1 : 0) - (before == 1 ? 1 : 0);
+      mine.twice += (before == 1 ? 1 : 0) - (before == 2 ? 1 : 0);
+      mine.most = wb::device::max_of(mine.most, before + 1);
+      mine.smallest = wb::device::min_of(mine.smallest, u);
+      mine.largest = wb::device::max_of(mine.largest, u);
     }
-    if (at + 1 < n && in[at + 1] != key) ++changes;
+    if (at + 1 < n && in[at + 1] != key) ++mine.changes;
   }
-  const auto sum = [](long long a, long long b) { return a + b; };
-  const auto min = [](u64 a, u64 b) { return wb::device::min_of(a, b); };
-  const auto max = [](u64 a, u64 b) { return wb::device::max_of(a, b); };
-  __shared__ long long sums[block / 32];
-  __shared__ u64 extremes[block / 32];
-  seen = wb::device::block_reduce<block>(seen, sum, sums);
-  once = wb::device::block_reduce<block>(once, sum, sums);
-  twice = wb::device::block_reduce<block>(twice, sum, sums);
-  changes = wb::device::block_reduce<block>(changes, sum, sums);
-  smallest = wb::device::block_reduce<block>(smallest, min, extremes);
-  largest = wb::device::block_reduce<block>(largest, max, extremes);
-  most = wb::device::block_reduce<block>(most, max, extremes);
+  __shared__ summary_change warp_results[block / 32];
+  const summary_change b = wb::device::block_reduce<block>(
+      mine, [](const summary_change& x, const summary_change& y) { return combine(x, y); }, warp_results);
   if (threadIdx.x != 0) return;
   // A block's once or twice may be negative (its adds moved keys another block had seen): the
-  // words wrap, and the sums over every block come out right.
-  if (seen != 0) atomicAdd(&state->sample_seen, static_cast<u64>(seen));
-  if (once != 0) atomicAdd(&state->sample_once, static_cast<u64>(once));
-  if (twice != 0) atomicAdd(&state->sample_twice, static_cast<u64>(twice));
-  if (changes != 0) atomicAdd(&state->sample_changes, static_cast<u64>(changes));
-  if (most != 0) {
-    atomicMin(&state->sample_min, smallest);
-    atomicMax(&state->sample_max, largest);
-    atomicMax(&state->sample_most, most);
+  // 64-bit words wrap, and the sums over every block come out right.
+  const auto word = [](int x) { return static_cast<u64>(static_cast<long long>(x)); };
+  if (b.seen != 0) atomicAdd(&state->sample_seen, word(b.seen));
+  if (b.once != 0) atomicAdd(&state->sample_once, word(b.once));
+  if (b.twice != 0) atomicAdd(&state->sample_twice, word(b.twice));
+  if (b.changes != 0) atomicAdd(&state->sample_changes, word(b.changes));
+  if (b.most != 0) {
+    atomicMin(&state->sample_min, b.smallest);
+    atomicMax(&state->sample_max, b.largest);
+    atomicMax(&state->sample_most, static_cast<u64>(b.most));
   }
 }
 
@@ -109,17 +119,16 @@ ht::table_view<unsigned> place_sample_table(arena& a, std::int64_t n) {
   return {a.take<unsigned long long>(slots), a.take<unsigned>(slots), static_cast<unsigned long long>(slots)};
 }
 
-// Counts the sample in table `t` and queues its summary's way back to the host
-// (request_state): the host may queue more work before it waits (finish_sample).
-void start_sample(const std::int64_t* in, std::int64_t n, ht::table_view<unsigned> t, table_state* state) {
+// Counts the sample in table `t` and queues its summary's way back to the host (request_state).
+host_state& start_sample(const std::int64_t* in, std::int64_t n, ht::table_view<unsigned> t, table_state* state) {
   wb::launch({grid_for(static_cast<std::int64_t>(t.capacity)), block}, clear_table_kernel<unsigned>, t, state);
   wb::launch({grid_for(sample::sample_size(n)), block}, sample_insert_kernel, in, n, t, state);
-  request_state(state);
+  return request_state(state);
 }
 
 // The host's one wait before the plan: the summary of the sample of n items.
-sample_summary finish_sample(std::int64_t n) {
-  const table_state st = await_state();
+sample_summary finish_sample(std::int64_t n, host_state& stored) {
+  const table_state st = await_state(stored);
   sample_summary s;
   s.samples = sample::sample_size(n);
   s.seen = static_cast<std::int64_t>(st.sample_seen);
@@ -132,22 +141,23 @@ sample_summary finish_sample(std::int64_t n) {
   return s;
 }
 
-// Whether stage 7 takes the sample: not where there is nothing to count, the configuration
-// gives the number of keys (cfg.expected_distinct), or it asks for the sort.
-bool sample_wanted(std::int64_t n, const hash_count_config& cfg) {
-  return n > 0 && cfg.path != hash_path::sort && cfg.expected_distinct == 0;
-}
+struct nothing_to_queue {
+  void operator()() const {}
+};
 
-// The sample where the plan needs it (sample_wanted), counted and read back. (The exercise's
-// stage 7 calls it; the solution queues the sort's first kernel between the two halves.)
-[[maybe_unused]] sample_summary sample_for_plan(const std::int64_t* in, std::int64_t n, ht::table_view<unsigned> t,
-                                                table_state* state, const hash_count_config& cfg, phase_clock& clock) {
-  sample_summary s;
-  if (n == 0 || cfg.path == hash_path::sort) return s;
-  if (sample_wanted(n, cfg)) {
-    start_sample(in, n, t, state);
-    s = finish_sample(n);
-  }
+// The sample, counted and read back, where the plan needs it: not where there is nothing to
+// count, the configuration gives the number of keys (cfg.expected_distinct), or it asks for
+// the sort (then the summary is empty, s.samples == 0). `while_waiting` runs after the sample
+// is queued and before the host waits for its summary: the GPU may start more work meanwhile
+// (the solution queues the sort's first kernel there).
+template <class WhileWaiting = nothing_to_queue>
+sample_summary sample_for_plan(const std::int64_t* in, std::int64_t n, ht::table_view<unsigned> t,
+                               table_state* state, const hash_count_config& cfg, phase_clock& clock,
+                               WhileWaiting while_waiting = {}) {
+  if (n == 0 || cfg.path == hash_path::sort || cfg.expected_distinct != 0) return {};
+  host_state& stored = start_sample(in, n, t, state);
+  while_waiting();
+  const sample_summary s = finish_sample(n, stored);
   clock.mark("estimate");
   return s;
 }

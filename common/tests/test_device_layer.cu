@@ -257,6 +257,55 @@ void check_block_reduce(std::uint64_t salt) {
   CHECK_MESSAGE(!hi, "maximum " << hi.value_or(""));
 }
 
+// A struct reduced field by field in one block reduce (shuffled word by word): a count, a
+// 64-bit minimum and a 16-bit maximum, so that the fields span odd words and a padding word.
+struct three_fields {
+  int count;
+  unsigned long long smallest;
+  std::uint16_t largest;
+};
+
+__host__ __device__ inline three_fields combine_fields(const three_fields& a, const three_fields& b) {
+  return {a.count + b.count, dev::min_of(a.smallest, b.smallest), dev::max_of(a.largest, b.largest)};
+}
+
+template <int Threads>
+__global__ void block_reduce_struct_kernel(const unsigned long long* in, three_fields* out) {
+  __shared__ three_fields warp_results[Threads / 32];
+  const std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * Threads + threadIdx.x;
+  const unsigned long long x = in[i];
+  const three_fields mine{static_cast<int>(x % 7) - 3, x, static_cast<std::uint16_t>(x >> 40)};
+  out[i] = dev::block_reduce<Threads>(
+      mine, [](const three_fields& a, const three_fields& b) { return combine_fields(a, b); }, warp_results);
+}
+
+template <int Threads>
+void check_block_reduce_struct(std::uint64_t salt) {
+  const int blocks = 3;
+  const auto n = static_cast<std::size_t>(Threads) * blocks;
+  auto x = random_values<unsigned long long>(n, salt);
+  x[n - 1] = 0;  // the smallest in the last block's last lane
+  wb::device_buffer<unsigned long long> d_in(x);
+  wb::device_buffer<three_fields> d_out(n);
+  wb::launch({dim3(blocks), dim3(Threads)}, block_reduce_struct_kernel<Threads>,
+             static_cast<const unsigned long long*>(d_in.data()), d_out.data());
+  const std::vector<three_fields> got = d_out.to_host();
+  for (std::size_t b = 0; b < static_cast<std::size_t>(blocks); ++b) {
+    three_fields want{0, ~0ull, 0};
+    for (std::size_t t = 0; t < static_cast<std::size_t>(Threads); ++t) {
+      const unsigned long long v = x[b * Threads + t];
+      want = combine_fields(want, {static_cast<int>(v % 7) - 3, v, static_cast<std::uint16_t>(v >> 40)});
+    }
+    for (std::size_t t = 0; t < static_cast<std::size_t>(Threads); ++t) {
+      const three_fields& g = got[b * Threads + t];
+      INFO("blocks of " << Threads << " threads, block " << b << ", thread " << t);
+      REQUIRE(g.count == want.count);
+      REQUIRE(g.smallest == want.smallest);
+      REQUIRE(g.largest == want.largest);
+    }
+  }
+}
+
 // ---------------------------------------------------------------------------------------
 // Decoupled look-back: a device-wide exclusive scan built from the layer, one tile a block
 // ---------------------------------------------------------------------------------------
@@ -507,6 +556,12 @@ TEST_SUITE("device layer") {
     check_block_reduce<unsigned long long, 256>(5600);
     check_block_reduce<int, 1024>(5700);
     check_block_reduce<std::int64_t, 96>(5800);
+  }
+
+  TEST_CASE("block reduce: a struct of a sum, a minimum and a maximum, one to 32 warps") {
+    check_block_reduce_struct<32>(5900);
+    check_block_reduce_struct<256>(6000);
+    check_block_reduce_struct<1024>(6100);
   }
 
   TEST_CASE("look-back scan: every tile count to past two windows, both status layouts") {

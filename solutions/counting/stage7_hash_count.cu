@@ -152,15 +152,13 @@ void count_hash_table(const std::int64_t* in, std::int64_t n, device_table<std::
   arena front(ws.bytes);
   auto* state = front.take<table_state>(1);
   const ht::table_view<unsigned> sample_table = place_sample_table(front, n);
-  sample_summary sample;
-  bool sort_started = false;  // the sort's histogram queued while the host waits for the sample
-  if (sample_wanted(n, knobs)) {
-    start_sample(in, n, sample_table, state);
+  // Up to most_started_sort_items the sort's first kernel (its histogram) is queued while the
+  // host waits for the sample: where the plan sorts, the sort goes on from there.
+  bool sort_started = false;
+  const sample_summary sample = sample_for_plan(in, n, sample_table, state, knobs, clock, [&] {
     sort_started = knobs.path == hash_path::automatic && n <= most_started_sort_items;
     if (sort_started) detail::start_sort_run_length_encode(in, n, front.rest(), detail::sort_count_scratch_bytes(n));
-    sample = finish_sample(n);
-    clock.mark("estimate");
-  }
+  });
   const hash_plan plan = plan_hash_count(n, sample, knobs);
 
   arena rest(front.rest());

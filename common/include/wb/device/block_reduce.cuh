@@ -1,12 +1,13 @@
 // Block-level reduce: one value per thread combined over the threads of a block with an
-// associative, commutative operation (a sum, a minimum, a maximum): CUB's BlockReduce with its
+// associative, commutative operation (a sum, a minimum, a maximum; or a struct of several
+// values, combined field by field, to pay for the barriers once): CUB's BlockReduce with its
 // warp-reductions algorithm. Each warp combines its lanes with a butterfly of shuffles, so that
 // every lane holds the warp's result; the warps' results meet in shared memory, and every
 // thread combines them. Two barriers: the second lets the caller reuse the shared results at
 // once, for the next value.
 //
 // Used where a kernel sums up what its threads saw, then adds one value a block to global
-// memory: the counting chapter's sample summary (counts, smallest and largest key).
+// memory: the counting chapter's sample summary (a struct of counts, smallest and largest key).
 #pragma once
 
 #include "wb/device/warp_scan.cuh"  // warp_reduce

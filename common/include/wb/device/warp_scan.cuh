@@ -7,6 +7,9 @@
 // look-back of this layer are built on them.
 #pragma once
 
+#include <cstring>
+#include <type_traits>
+
 #include "wb/device/plus.hpp"
 #include "wb/kernel.hpp"
 
@@ -36,12 +39,31 @@ __device__ __forceinline__ T warp_exclusive_from_inclusive(T inclusive, unsigned
   return (threadIdx.x & 31) == 0 ? T{} : y;
 }
 
+// __shfl_xor_sync over a full warp for any trivially copyable T: a number as it is, anything
+// else (a struct of several counts) word by word, as CUB shuffles any type.
+template <class T>
+__device__ __forceinline__ T shuffle_xor(T x, int lane_mask) {
+  if constexpr (std::is_arithmetic_v<T>) {
+    return __shfl_xor_sync(full_warp, x, lane_mask);
+  } else {
+    static_assert(std::is_trivially_copyable_v<T>, "shuffled as words: trivially copyable types only");
+    constexpr int words = static_cast<int>((sizeof(T) + sizeof(unsigned) - 1) / sizeof(unsigned));
+    unsigned w[words] = {};
+    std::memcpy(w, &x, sizeof(T));
+#pragma unroll
+    for (int k = 0; k < words; ++k) w[k] = __shfl_xor_sync(full_warp, w[k], lane_mask);
+    std::memcpy(&x, w, sizeof(T));
+    return x;
+  }
+}
+
 // Every lane of a full warp gets op over the 32 lanes' x (a butterfly of shfl_xor); op is
-// associative and commutative (a sum, a minimum, a maximum).
+// associative and commutative (a sum, a minimum, a maximum, or one of each on the fields of a
+// struct).
 template <class T, class Op>
 __device__ __forceinline__ T warp_reduce(T x, Op op) {
 #pragma unroll
-  for (int m = 16; m >= 1; m /= 2) x = op(x, __shfl_xor_sync(full_warp, x, m));
+  for (int m = 16; m >= 1; m /= 2) x = op(x, shuffle_xor(x, m));
   return x;
 }
 
