@@ -99,6 +99,12 @@ using match_any_shape = shape<Shape::block, Shape::items, peer_method::match_any
 // words to look back over). Flipped keys (signed and float: their bits are flipped on the
 // way in and out so that they sort as unsigned numbers) cost instructions more per key:
 // their long tiles rank with shared_or, which needs fewer instructions and registers.
+// Keys only, 8 bytes: the long tiles rank with shared_or too, fastest on keys that spread
+// over every digit, but its atomicOrs serialize on the lanes that share one: on keys half of
+// which take 16 values, every pass is 15% slower than on uniform ones (a pass takes 16.5 µs
+// at 2^20 keys, CUB 14.5). The short tiles rank by ballots, which cost the same on any keys:
+// at 2^20 keys 1.17x CUB on that input where shared_or is 1.01x, 1.22x on uniform keys where
+// it is 1.24x (bench/sort/results/onesweep_variants.txt).
 struct tile_shape {
   int block, items, min_blocks;
   peer_method peers;
@@ -115,12 +121,13 @@ constexpr tile_shape stage_shape(std::size_t key_bytes, bool flipped, bool pairs
   if (key_bytes == 4 && flipped) return {384, 20, 3, shared_or, beside_counters, true, true};
   if (key_bytes == 4) return {384, 26, 3, ballots, beside_counters, true, true};
   if (pairs) return {384, 16, 2, ballots, over_counters, false, false};
+  if (!long_tiles) return {384, 16, 2, ballots, beside_counters, true, true};
   return {384, 20, 2, shared_or, beside_counters, true, true};
 }
 inline constexpr std::int64_t smallest_tile = 6144;  // of all the shapes above: the workspace is sized for it
 
-// Whether stage 5 sorts n keys in its long tiles (4-byte keys without values only:
-// stage_shape): from cfg.onesweep_long_tiles_from keys on, or long_tiles_from.
+// Whether stage 5 sorts n keys in its long tiles (keys without values only: stage_shape):
+// from cfg.onesweep_long_tiles_from keys on, or long_tiles_from.
 inline bool long_tiles_for(std::int64_t n, const config& cfg) {
   return n >= (cfg.onesweep_long_tiles_from > 0 ? cfg.onesweep_long_tiles_from : long_tiles_from);
 }

@@ -122,8 +122,8 @@ std::size_t onesweep_workspace_bytes(std::int64_t n, std::size_t key_bytes, cons
 
 // Stage 5's tile: the keys one block sorts (its own shape, whatever cfg.block and
 // cfg.items_per_thread say), for keys of key_bytes with or without 32-bit values, below
-// cfg.onesweep_long_tiles_from keys (4-byte keys without values sort longer tiles from there
-// on: onesweep.hpp's stage_shape).
+// cfg.onesweep_long_tiles_from keys (keys without values sort longer tiles from there on:
+// onesweep.hpp's stage_shape).
 std::int64_t onesweep_tile(std::size_t key_bytes, bool pairs);
 
 // Owns a workspace large enough for every stage on n keys of K with cfg.

@@ -9,6 +9,8 @@
 //   3 sorted    ascending                                     -1, min, max, +-inf, NaN, ...)
 //   4 low31     the low 31 bits only (64-bit      8 narrow    2^16 consecutive values above
 //               keys: half the passes skipped)                a base with nonzero high bytes
+//                                                 9 hot       half the keys from 16 values,
+//                                                             half uniform
 #pragma once
 
 #include <cstdint>
@@ -31,7 +33,7 @@ __host__ __device__ inline std::uint64_t mix(std::uint64_t x) {
 }
 
 inline constexpr const char* dist_names[] = {"uniform", "few",      "equal",    "sorted", "low31",
-                                             "topbyte", "reversed", "extremes", "narrow"};
+                                             "topbyte", "reversed", "extremes", "narrow", "hot"};
 inline constexpr int dist_count = static_cast<int>(sizeof(dist_names) / sizeof(dist_names[0]));
 
 // A distribution's number from its name or number; std::invalid_argument otherwise.
@@ -40,7 +42,7 @@ inline int parse_dist(const std::string& name) {
     if (name == dist_names[d] || name == std::to_string(d)) return d;
   }
   throw std::invalid_argument("--dist '" + name + "': use uniform, few, equal, sorted, low31, topbyte, reversed, "
-                              "extremes or narrow");
+                              "extremes, narrow or hot");
 }
 
 // Bit patterns at the edges of every key type: zero, all ones, the sign bit alone and its
@@ -68,6 +70,7 @@ __global__ void generate_kernel(K* keys, std::uint32_t* values, std::int64_t n, 
     if (dist == 6) r = static_cast<std::uint64_t>(n - 1 - i) << (bits > 32 ? 20 : 0);
     if (dist == 7) r = extreme_pattern(r, bits);
     if (dist == 8) r = (bits > 32 ? 0x0000123400000000ull : 0x12340000ull) + (r & 0xffff);
+    if (dist == 9 && (r >> 63) != 0) r = mix(seed + (r & 15));
     if constexpr (sizeof(K) == 8) {
       keys[i] = static_cast<K>(r);
     } else {

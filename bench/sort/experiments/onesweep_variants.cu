@@ -108,6 +108,8 @@ std::vector<variant<K, Pairs>> variants() {
         SHAPE("384x20/2 beside or", 384, 20, ored, 2, beside, true, true),
         SHAPE("384x22/2 beside or", 384, 22, ored, 2, beside, true, true),
         SHAPE("512x16/2 beside or", 512, 16, ored, 2, beside, true, true),
+        SHAPE("384x20/2 beside", 384, 20, votes, 2, beside, true, true),
+        SHAPE("384x16/2 beside", 384, 16, votes, 2, beside, true, true),
     };
   } else {
     return {

@@ -194,13 +194,14 @@ TEST_SUITE("sort/5 onesweep") {
       check_stage<std::uint32_t>(5, keys, config{256, 0, 0, portion}, "uint32, portion " + std::to_string(portion));
     }
   }
-  TEST_CASE("onesweep: the long tiles of 4-byte keys (from cfg.onesweep_long_tiles_from keys on)") {
+  TEST_CASE("onesweep: the long tiles of keys without values (from cfg.onesweep_long_tiles_from keys on)") {
     // The stage sorts 2^24 keys and more in longer tiles (another shape, another ranking for
-    // signed and float keys): here from the first key on, so a few tiles run them.
+    // signed and float keys and for 8-byte keys): here from the first key on, so a few tiles
+    // run them.
     config cfg{};
     cfg.onesweep_long_tiles_from = 1;
     auto sizes_of = [&]<class K>(K, std::uint64_t salt) {
-      const std::int64_t tile = onesweep::stage_shape(4, !std::is_same_v<K, bits_of<K>>, false, true).tile();
+      const std::int64_t tile = onesweep::stage_shape(sizeof(K), !std::is_same_v<K, bits_of<K>>, false, true).tile();
       for (const std::int64_t n : {std::int64_t{1}, tile - 1, tile, tile + 1, 3 * tile + 5}) {
         check_stage<K>(5, seeded_keys<K>(static_cast<std::size_t>(n), wb::testing::seed(salt + n)), cfg,
                        "long tiles");
@@ -215,8 +216,11 @@ TEST_SUITE("sort/5 onesweep") {
     sizes_of(std::uint32_t{}, 1100);
     sizes_of(std::int32_t{}, 1200);
     sizes_of(float{}, 1300);
+    sizes_of(std::int64_t{}, 1350);
     check_stage<std::int32_t>(5, wb::gen::extremes<std::int32_t>(20000, wb::testing::seed(1400)), cfg,
                               "long tiles, int32 extremes");
+    check_stage<std::int64_t>(5, wb::gen::extremes<std::int64_t>(20000, wb::testing::seed(1450)), cfg,
+                              "long tiles, int64 extremes");
   }
   TEST_CASE("onesweep: 8-byte keys, a pass of few digit values sorted by the few-digits kernel (keys only)") {
     // (The solution; an exercise's stage 5 sorts every pass with its pass kernel, checked on
@@ -230,15 +234,20 @@ TEST_SUITE("sort/5 onesweep") {
     cfg.onesweep_few_digits_blocks = 3;  // (the stage: as many as the SMs hold)
     const std::int64_t tile = onesweep_tile(8, false);
     std::uint64_t salt = 1600;
-    for (const std::int64_t n : {std::int64_t{1}, std::int64_t{37}, tile - 1, tile + 1, 4 * tile + 37}) {
-      const auto size = static_cast<std::size_t>(n);
-      check_pass_kernels(wb::gen::few_distinct<std::int64_t>(size, wb::testing::seed(++salt), 16), cfg, true,
-                         "int64, 16 distinct");
-      check_pass_kernels(wb::gen::extremes<std::int64_t>(size, wb::testing::seed(++salt)), cfg, true,
-                         "int64 extremes");
-      auto mixed = wb::gen::uniform<std::int64_t>(size, wb::testing::seed(++salt));
-      for (auto& k : mixed) k = (k & 0xFF) | ((k >> 60 & 0xF) << 8) | (std::int64_t{0x7D} << 40);  // 256, then 16
-      check_pass_kernels(mixed, cfg, true, "int64, 256 digit values in pass 0, 16 in pass 1");
+    for (const std::int64_t long_from : {std::int64_t{0}, std::int64_t{1}}) {  // short tiles, then long ones
+      config tiles = cfg;
+      tiles.onesweep_long_tiles_from = long_from;
+      const std::int64_t t = onesweep::stage_shape(8, true, false, onesweep::long_tiles_for(1, tiles)).tile();
+      for (const std::int64_t n : {std::int64_t{1}, std::int64_t{37}, t - 1, t + 1, 4 * t + 37}) {
+        const auto size = static_cast<std::size_t>(n);
+        check_pass_kernels(wb::gen::few_distinct<std::int64_t>(size, wb::testing::seed(++salt), 16), tiles, true,
+                           "int64, 16 distinct");
+        check_pass_kernels(wb::gen::extremes<std::int64_t>(size, wb::testing::seed(++salt)), tiles, true,
+                           "int64 extremes");
+        auto mixed = wb::gen::uniform<std::int64_t>(size, wb::testing::seed(++salt));
+        for (auto& k : mixed) k = (k & 0xFF) | ((k >> 60 & 0xF) << 8) | (std::int64_t{0x7D} << 40);  // 256, then 16
+        check_pass_kernels(mixed, tiles, true, "int64, 256 digit values in pass 0, 16 in pass 1");
+      }
     }
     const auto n = static_cast<std::size_t>(3 * tile + 5);
     const auto few = wb::gen::few_distinct<std::int64_t>(n, wb::testing::seed(++salt), 16);
