@@ -32,10 +32,15 @@ unsigned grid_for(std::int64_t work) {
 // The sort chapter's stage 5 (8-bit digits), its few-digits kernel from 2^22 keys on, as for
 // 4-byte keys: the keys this chapter sorts are mostly new ones (its plan sorts where most keys
 // are), whose passes take every digit value, and at 2^20 the kernel's launch beside every pass
-// would cost them 0.01 ms.
+// would cost them 0.01 ms. Its short tiles (ranked by ballots, as fast where many keys share a
+// digit as where none do) up to 2^20 keys, its long ones (shared_or: faster on spread digits,
+// slower on shared ones) from there: up to 2^20 items stage 7 sorts its hot keys with the rest
+// (it sets them aside from 2^21 items), and at 2^20 items of which half are 16 hot keys the
+// short tiles sort 0.02 ms faster; from 2^21 items the keys it sorts are mostly new ones.
 sort::config sort_config() {
   sort::config cfg;
   cfg.onesweep_few_digits_from = std::int64_t{1} << 22;
+  cfg.onesweep_long_tiles_from = (std::int64_t{1} << 20) + 1;
   return cfg;
 }
 scan::config scan_config() {
@@ -158,9 +163,9 @@ __global__ void sum_runs_kernel(const std::int64_t* keys, const std::uint32_t* i
 }
 
 // Run-length encoding of all n sorted keys in two reads of them: (1) per tile of 4096 keys,
-// how many runs start in it and where the first one starts; (2) an exclusive scan of the
-// counts gives each tile's first place, and a minimum from the right gives, for each tile,
-// where the next run after it starts; (3) per tile again, each thread finds the run heads
+// how many runs start in it and where the first one starts; (2) one block scans the tiles'
+// numbers: an exclusive sum of the counts gives each tile's first place, and a minimum from
+// the right gives, for each tile, where the next run after it starts; (3) per tile again, each thread finds the run heads
 // among its 16 consecutive keys, a block scan gives their places, and each head's length is
 // the distance to the next head: in the thread's keys, in a later thread's (a minimum from
 // the right across the block), or in a later tile (from step 2). The keys stream through
@@ -223,33 +228,71 @@ __global__ void __launch_bounds__(rle_threads)
   }
 }
 
-// next_after[t] = the smallest first_head of the tiles after t (n if none): one block walks
-// the tiles from the right, 1024 at a time, with a minimum-scan in shared memory.
-__global__ void __launch_bounds__(1024)
-    next_head_kernel(const std::int64_t* first_head, std::int64_t tiles, std::int64_t n, std::int64_t* next_after) {
-  __shared__ std::int64_t m[1024];
-  __shared__ std::int64_t carry;
-  if (threadIdx.x == 0) carry = n;
-  __syncthreads();
-  for (std::int64_t end = tiles; end > 0; end -= 1024) {
-    // m[x] holds tile end - 1 - x: a suffix minimum is a prefix minimum over x.
-    const std::int64_t t = end - 1 - static_cast<std::int64_t>(threadIdx.x);
-    m[threadIdx.x] = t >= 0 ? first_head[t] : n;
+// Step 2, one block of places_threads threads, each owning places_items consecutive tiles of
+// a chunk: tile_places[t], the exclusive sum of the head counts (where tile t's first run
+// goes in the output), walking the chunks from the left; next_after[t], the first run head
+// after tile t (n if none), walking them from the right. A run head's position grows with its
+// tile, so the first head after t is the smallest first_head of the tiles after it. (A
+// thread's tiles are summed in registers, so a chunk of 4096 tiles, 2^24 keys, costs one
+// block scan and one minimum-scan.)
+constexpr int places_threads = 256;
+constexpr int places_items = 16;
+constexpr std::int64_t places_chunk = std::int64_t{places_threads} * places_items;
+
+__global__ void __launch_bounds__(places_threads)
+    tile_places_kernel(const std::int64_t* head_counts, const std::int64_t* first_head, std::int64_t tiles,
+                       std::int64_t n, std::int64_t* tile_places, std::int64_t* next_after) {
+  __shared__ std::int64_t warp_totals[places_threads / 32];
+  __shared__ std::int64_t later[places_threads];  // thread x's smallest first head, then the suffix minimum
+  const int x = static_cast<int>(threadIdx.x);
+  std::int64_t runs_before = 0;  // in the chunks to the left
+  for (std::int64_t chunk = 0; chunk < tiles; chunk += places_chunk) {
+    const std::int64_t first = chunk + std::int64_t{x} * places_items;
+    std::int64_t count[places_items];
+    std::int64_t mine = 0;
+#pragma unroll
+    for (int k = 0; k < places_items; ++k) {
+      count[k] = first + k < tiles ? head_counts[first + k] : 0;
+      mine += count[k];
+    }
+    std::int64_t chunk_runs = 0;
+    std::int64_t place = runs_before + wb::device::block_exclusive_sum<places_threads>(mine, warp_totals, chunk_runs);
+#pragma unroll
+    for (int k = 0; k < places_items; ++k) {
+      if (first + k < tiles) tile_places[first + k] = place;
+      place += count[k];
+    }
+    runs_before += chunk_runs;
+  }
+  std::int64_t head_after_chunk = n;  // the first head in the chunks to the right
+  for (std::int64_t chunk = (tiles - 1) / places_chunk * places_chunk; chunk >= 0; chunk -= places_chunk) {
+    const std::int64_t first = chunk + std::int64_t{x} * places_items;
+    std::int64_t head[places_items];
+    std::int64_t smallest = n;
+#pragma unroll
+    for (int k = 0; k < places_items; ++k) {
+      head[k] = first + k < tiles ? first_head[first + k] : n;
+      smallest = head[k] < smallest ? head[k] : smallest;
+    }
+    // later[y] for y >= x becomes the smallest first head of threads x .. places_threads - 1
+    // (a minimum-scan from the right, doubling the distance each step).
+    later[x] = smallest;
     __syncthreads();
-    for (int d = 1; d < 1024; d *= 2) {
-      const std::int64_t other = threadIdx.x >= static_cast<unsigned>(d) ? m[threadIdx.x - d] : n;
+    for (int d = 1; d < places_threads; d *= 2) {
+      const std::int64_t other = x + d < places_threads ? later[x + d] : n;
       __syncthreads();
-      if (other < m[threadIdx.x]) m[threadIdx.x] = other;
+      if (other < later[x]) later[x] = other;
       __syncthreads();
     }
-    // Tile t's next: the minimum over the tiles after it: x - 1 in this chunk, or the carry.
-    if (t >= 0) {
-      const std::int64_t after = threadIdx.x > 0 ? m[threadIdx.x - 1] : n;
-      next_after[t] = after < carry ? after : carry;
+    std::int64_t next = x + 1 < places_threads ? later[x + 1] : n;
+    if (head_after_chunk < next) next = head_after_chunk;
+#pragma unroll
+    for (int k = places_items - 1; k >= 0; --k) {
+      if (first + k < tiles) next_after[first + k] = next;
+      if (head[k] < next) next = head[k];
     }
-    __syncthreads();
-    if (threadIdx.x == 0 && m[1023] < carry) carry = m[1023];
-    __syncthreads();
+    if (later[0] < head_after_chunk) head_after_chunk = later[0];
+    __syncthreads();  // every thread has read later[] before the next chunk writes it
   }
 }
 
@@ -376,16 +419,15 @@ std::size_t sort_count_scratch_bytes(std::int64_t n) {
   const std::int64_t m = n > 0 ? n : 1;
   const std::int64_t tiles = (m + rle_tile - 1) / rle_tile;
   auto a16 = [](std::int64_t count) { return wb::piece_bytes(static_cast<std::size_t>(count) * 8); };
-  // sorted keys; per tile: run counts, first heads, places, next heads; then the sort's and
-  // the scan's workspaces.
-  return a16(m) + 4 * a16(tiles) +
-         std::max(sort::workspace_bytes(m, 8, sort_config()), scan::workspace_bytes(tiles, 8, scan_config()));
+  // sorted keys; per tile: run counts, first heads, places, next heads; then the sort's
+  // workspace.
+  return a16(m) + 4 * a16(tiles) + sort::workspace_bytes(m, 8, sort_config());
 }
 
 namespace {
 
 // The pieces of sort_run_length_encode's scratch: the sorted keys, four numbers a tile, then
-// the sort's and the scan's workspace.
+// the sort's workspace.
 struct sort_count_pieces {
   std::int64_t tiles;
   std::int64_t *sorted, *head_counts, *first_head, *tile_places, *next_after;
@@ -432,8 +474,8 @@ void sort_run_length_encode(const std::int64_t* in, std::int64_t n, device_table
   const auto grid = static_cast<unsigned>(p.tiles);
   wb::launch({grid, rle_threads}, tile_heads_kernel, static_cast<const std::int64_t*>(p.sorted), n, p.head_counts,
              p.first_head);
-  scan::solution::scan_single_pass<std::int64_t>(p.head_counts, p.tile_places, p.tiles, p.rest, scan_config());
-  wb::launch({1, 1024}, next_head_kernel, static_cast<const std::int64_t*>(p.first_head), p.tiles, n, p.next_after);
+  wb::launch({1, places_threads}, tile_places_kernel, static_cast<const std::int64_t*>(p.head_counts),
+             static_cast<const std::int64_t*>(p.first_head), p.tiles, n, p.tile_places, p.next_after);
   wb::launch({grid, rle_threads}, write_runs_kernel, static_cast<const std::int64_t*>(p.sorted), n,
              static_cast<const std::int64_t*>(p.tile_places), static_cast<const std::int64_t*>(p.next_after), out);
   clock.mark("rle");
