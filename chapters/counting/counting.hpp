@@ -119,6 +119,7 @@ struct sample_summary {
   unsigned long long min = ~0ull;  // the smallest and largest key seen (flipped)
   unsigned long long max = 0;
   std::int64_t changes = 0;  // sampled places whose next item holds another key (runs; INT64_MAX counts)
+  int fewest_digit_values = 0;  // the fewest values any byte of the sampled (flipped) keys took (0: none sampled)
 };
 
 // The two-level count's buckets (the solution's two_level_count.cuh plans them).
@@ -142,6 +143,7 @@ struct hash_plan {
   int partition_bits = 0;         // shared tables: 2^partition_bits partitions
   bucket_plan buckets;            // two-level
   bool hot_keys_aside = false;    // sort: the hot keys counted aside, only the other keys sorted
+  bool few_digits_kernel = true;  // sort: a pass may take few digit values (the sort chapter's few-digits kernel runs)
 };
 
 // Tuning knobs. The defaults are what the benchmark uses; the checks vary them.

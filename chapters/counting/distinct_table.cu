@@ -10,6 +10,7 @@
 #include "distinct_table.hpp"
 #include "phase_clock.hpp"
 #include "scan.hpp"
+#include "onesweep.hpp"
 #include "sort.hpp"
 #include "wb/check.hpp"
 #include "wb/device/block_scan.cuh"
@@ -17,6 +18,8 @@
 #include "wb/workspace.hpp"
 
 namespace counting::detail {
+
+static_assert(few_digit_values == sort::onesweep::match_digits, "the sort's few-digits kernel's limit");
 
 namespace {
 
@@ -459,7 +462,7 @@ void start_sort_run_length_encode(const std::int64_t* in, std::int64_t n, void* 
 }
 
 void sort_run_length_encode(const std::int64_t* in, std::int64_t n, device_table<std::int64_t> out, void* scratch,
-                            std::size_t scratch_bytes, bool phases, bool started) {
+                            std::size_t scratch_bytes, bool phases, bool started, bool few_digit_passes) {
   if (n == 0) {
     WB_CHECK(cudaMemsetAsync(out.size, 0, sizeof(std::int64_t)));
     return;
@@ -469,6 +472,7 @@ void sort_run_length_encode(const std::int64_t* in, std::int64_t n, device_table
   clock.mark("start");
   sort::config cfg = sort_config();
   if (started) cfg.onesweep_run = sort::onesweep_part::after_histogram;  // start_sort_run_length_encode ran
+  if (!few_digit_passes) cfg.onesweep_match_digits = -1;  // no pass is the few-digits kernel's: not launched
   sort::solution::sort_onesweep<std::int64_t>(in, p.sorted, nullptr, nullptr, n, p.rest, cfg);
   clock.mark("sort");
   const auto grid = static_cast<unsigned>(p.tiles);

@@ -32,9 +32,15 @@ std::size_t sort_count_scratch_bytes(std::int64_t n);
 // The sort-based count: sort all n keys (onesweep, 8 passes of 8 bits), mark where each run
 // of equal keys starts, scan the marks into the runs' places, write each run's key and length.
 // `started`: start_sort_run_length_encode ran on the same keys, n and scratch (the sort's first
-// kernel, its histogram, is done).
+// kernel, its histogram, is done). `few_digit_passes` false: no byte of the keys takes at most
+// few_digit_values values, so the sort leaves its few-digits kernel out.
 void sort_run_length_encode(const std::int64_t* in, std::int64_t n, device_table<std::int64_t> out, void* scratch,
-                            std::size_t scratch_bytes, bool phases = false, bool started = false);
+                            std::size_t scratch_bytes, bool phases = false, bool started = false,
+                            bool few_digit_passes = true);
+
+// The most digit values of a pass that the sort's few-digits kernel sorts (the sort chapter's
+// onesweep::match_digits).
+inline constexpr int few_digit_values = 16;
 
 // Queues the first kernel of sort_run_length_encode alone (the sort's histogram): stage 7 starts
 // it while its host waits for the sample, before it knows it will sort.

@@ -37,6 +37,7 @@ struct table_state {
   unsigned long long range_mult;      // (0: buckets by hash; see range_most_kernel)
   unsigned long long sample_most;     // the most times the sample saw one key
   unsigned long long sample_changes;  // sampled places whose next item holds another key
+  unsigned sample_digits[8][8];       // the values byte b of the sampled keys took: bit v of the 256 in [b]
 };
 
 constexpr int block = 256;
@@ -100,13 +101,20 @@ struct path_outcome {
   std::string what;
 };
 
-// The state, read back by the host: a kernel of one thread stores it in pinned host memory,
+// The state, read back by the host: a kernel of one warp stores it in pinned host memory,
 // which the device addresses directly (unified virtual addressing), and the host waits for
 // that kernel. On an H200 that costs about 6 µs less than a cudaMemcpy of the same bytes (a
 // copy engine's start; the chapter README), and stage 7 waits for the state once or twice a
 // call. The host memory and the event the host waits on are made once a thread and device,
 // and kept.
-__global__ void store_state_kernel(const table_state* state, table_state* host) { *host = *state; }
+// One warp, a word a lane: the stores reach host memory in a few whole lines.
+__global__ void store_state_kernel(const table_state* state, table_state* host) {
+  static_assert(sizeof(table_state) % sizeof(unsigned) == 0, "copied in 4-byte words");
+  constexpr int words = static_cast<int>(sizeof(table_state) / sizeof(unsigned));
+  const auto* from = reinterpret_cast<const unsigned*>(state);
+  auto* to = reinterpret_cast<unsigned*>(host);
+  for (int w = static_cast<int>(threadIdx.x); w < words; w += 32) to[w] = from[w];
+}
 
 struct host_state {
   table_state* state = nullptr;
@@ -134,7 +142,7 @@ host_state& host_copy() {
 // the copy this returns).
 host_state& request_state(const table_state* state) {
   host_state& h = host_copy();
-  wb::launch({1, 1}, store_state_kernel, state, h.state);
+  wb::launch({1, 32}, store_state_kernel, state, h.state);
   WB_CHECK(cudaEventRecord(h.stored));
   return h;
 }
@@ -160,7 +168,9 @@ void sort_unless_counted(const std::int64_t* in, std::int64_t n, device_table<st
   } else {
     if (plan.path != hash_path::sort) what += " full -> sort";
     else what = plan.forced && cfg.path != hash_path::sort ? std::string(path_name(cfg.path)) + " refused -> sort" : "sort";
-    detail::sort_run_length_encode(in, n, out, scratch, detail::sort_count_scratch_bytes(n), cfg.phases, sort_started);
+    if (!plan.few_digits_kernel) what += " (no byte of few values)";
+    detail::sort_run_length_encode(in, n, out, scratch, detail::sort_count_scratch_bytes(n), cfg.phases, sort_started,
+                                   plan.few_digits_kernel);
     clock.mark("sort");
   }
   const std::string note = plan_note(plan, what);

@@ -8,7 +8,9 @@
 // the strata cannot hide from it, and no item is taken twice).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
+#include <set>
 #include <span>
 #include <unordered_map>
 
@@ -120,13 +122,21 @@ static_assert(hot_sample_count(1 << 16, 1 << 16) == 8 && hot_sample_count(1 << 1
 inline sample_summary summarize(std::span<const std::int64_t> data) {
   const auto n = static_cast<std::int64_t>(data.size());
   std::unordered_map<unsigned long long, std::int64_t> times;
+  std::set<unsigned> digit_values[8];  // byte b's values among the sampled keys
   sample_summary s;
   s.samples = sample_size(n);
   for (std::int64_t i = 0; i < s.samples; ++i) {
     const auto at = static_cast<std::size_t>(position(i, n));
     const unsigned long long u = static_cast<unsigned long long>(data[at]) ^ (1ull << 63);
-    if (u != ~0ull) ++times[u];
+    if (u != ~0ull) {
+      ++times[u];
+      for (int b = 0; b < 8; ++b) digit_values[b].insert(static_cast<unsigned>(u >> (8 * b)) & 0xFFu);
+    }
     if (at + 1 < data.size() && data[at + 1] != data[at]) ++s.changes;
+  }
+  if (!times.empty()) {
+    s.fewest_digit_values = 256;
+    for (const auto& d : digit_values) s.fewest_digit_values = std::min(s.fewest_digit_values, static_cast<int>(d.size()));
   }
   for (const auto& [u, t] : times) {
     ++s.seen;

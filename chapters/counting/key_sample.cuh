@@ -1,9 +1,10 @@
 // Stage 7's look before it counts, in both tracks: the stratified sample of hash_sample.hpp
 // counted in a small hash table on the device (laid out as the track's hash_table.cuh lays out
 // its tables), and its summary (keys seen, seen once, seen twice, the most times one key was
-// seen, the smallest and largest key, the places where the key changes), summed up as the keys
-// go in and read back to the host for the plan: one kernel after the table is cleared. The
-// two-level count reads the sample's table again to list the hot keys.
+// seen, the smallest and largest key, the places where the key changes, the values each byte
+// of the keys took), summed up as the keys go in and read back to the host for the plan: one
+// kernel after the table is cleared. The two-level count reads the sample's table again to
+// list the hot keys.
 #pragma once
 
 #include <cstdint>
@@ -71,11 +72,17 @@ __device__ __forceinline__ summary_change combine(const summary_change& a, const
 // key seen once, 1 -> 2 moves a key from once to twice, 2 -> 3 out of twice; the largest count
 // any add reaches is the most times one key was seen. Exact, whatever the order of the adds.
 // Also the sampled places whose next item holds another key (the runs of sorted or clustered
-// input, hash_sample.hpp). Each block adds its sums once (wb/device/block_reduce.cuh).
+// input, hash_sample.hpp), and the values each byte of the keys took (the sort's few-digits
+// kernel: the plan). Each block adds its sums once (wb/device/block_reduce.cuh).
 __global__ void __launch_bounds__(block) sample_insert_kernel(const std::int64_t* in, std::int64_t n,
                                                               ht::table_view<unsigned> t, table_state* state) {
   using u64 = unsigned long long;
   const std::int64_t samples = sample::sample_size(n);
+  // The values each byte of the block's keys took (table_state::sample_digits), or-ed here
+  // first, then into the state once a block.
+  __shared__ unsigned digits[8][8];
+  for (int w = static_cast<int>(threadIdx.x); w < 64; w += block) digits[w / 8][w % 8] = 0;
+  __syncthreads();
   summary_change mine;
   for (std::int64_t i = wb::global_thread_index(); i < samples; i += wb::grid_thread_count()) {
     const std::int64_t at = sample::position(i, n);
@@ -89,24 +96,36 @@ __global__ void __launch_bounds__(block) sample_insert_kernel(const std::int64_t
       mine.most = wb::device::max_of(mine.most, before + 1);
       mine.smallest = wb::device::min_of(mine.smallest, u);
       mine.largest = wb::device::max_of(mine.largest, u);
+#pragma unroll
+      for (int b = 0; b < 8; ++b) {
+        const unsigned v = static_cast<unsigned>(u >> (8 * b)) & 0xFFu;
+        atomicOr(&digits[b][v / 32], 1u << (v % 32));
+      }
     }
     if (at + 1 < n && in[at + 1] != key) ++mine.changes;
   }
   __shared__ summary_change warp_results[block / 32];
-  const summary_change b = wb::device::block_reduce<block>(
+  const summary_change total = wb::device::block_reduce<block>(
       mine, [](const summary_change& x, const summary_change& y) { return combine(x, y); }, warp_results);
+  if (threadIdx.x < 64) {  // (the block reduce's barriers: every or is in)
+    // Only bits the state lacks: once the first blocks have set them, the others read and
+    // skip (256 blocks or-ing the same 64 words queue on them, a microsecond).
+    unsigned* state_bits = &state->sample_digits[threadIdx.x / 8][threadIdx.x % 8];
+    const unsigned block_bits = digits[threadIdx.x / 8][threadIdx.x % 8];
+    if ((block_bits & ~*static_cast<volatile unsigned*>(state_bits)) != 0) atomicOr(state_bits, block_bits);
+  }
   if (threadIdx.x != 0) return;
   // A block's once or twice may be negative (its adds moved keys another block had seen): the
   // 64-bit words wrap, and the sums over every block come out right.
-  const auto word = [](int x) { return static_cast<u64>(static_cast<long long>(x)); };
-  if (b.seen != 0) atomicAdd(&state->sample_seen, word(b.seen));
-  if (b.once != 0) atomicAdd(&state->sample_once, word(b.once));
-  if (b.twice != 0) atomicAdd(&state->sample_twice, word(b.twice));
-  if (b.changes != 0) atomicAdd(&state->sample_changes, word(b.changes));
-  if (b.most != 0) {
-    atomicMin(&state->sample_min, b.smallest);
-    atomicMax(&state->sample_max, b.largest);
-    atomicMax(&state->sample_most, static_cast<u64>(b.most));
+  const auto as_u64 = [](int x) { return static_cast<u64>(static_cast<long long>(x)); };
+  if (total.seen != 0) atomicAdd(&state->sample_seen, as_u64(total.seen));
+  if (total.once != 0) atomicAdd(&state->sample_once, as_u64(total.once));
+  if (total.twice != 0) atomicAdd(&state->sample_twice, as_u64(total.twice));
+  if (total.changes != 0) atomicAdd(&state->sample_changes, as_u64(total.changes));
+  if (total.most != 0) {
+    atomicMin(&state->sample_min, total.smallest);
+    atomicMax(&state->sample_max, total.largest);
+    atomicMax(&state->sample_most, static_cast<u64>(total.most));
   }
 }
 
@@ -138,6 +157,14 @@ sample_summary finish_sample(std::int64_t n, host_state& stored) {
   s.min = st.sample_min;
   s.max = st.sample_max;
   s.changes = static_cast<std::int64_t>(st.sample_changes);
+  if (s.seen > 0) {
+    s.fewest_digit_values = 256;
+    for (const auto& byte : st.sample_digits) {
+      int values = 0;
+      for (const unsigned word : byte) values += __builtin_popcount(word);
+      s.fewest_digit_values = values < s.fewest_digit_values ? values : s.fewest_digit_values;
+    }
+  }
   return s;
 }
 

@@ -168,12 +168,16 @@ path_outcome count_with_hot_keys_aside(const std::int64_t* in, std::int64_t n, c
   const table_state st = read_state(state);
   clock.mark("readback");
   const auto kept = static_cast<std::int64_t>(st.distinct);
-  detail::sort_run_length_encode(l.rest, kept, out, l.scratch, detail::sort_count_scratch_bytes(n + max_hot), cfg.phases);
+  // (The kept keys hold one copy of each hot key: every value of the input, so the plan's word
+  // on the values each byte takes holds for them too.)
+  detail::sort_run_length_encode(l.rest, kept, out, l.scratch, detail::sort_count_scratch_bytes(n + max_hot), cfg.phases,
+                                 false, plan.few_digits_kernel);
   clock.mark("sort");
   wb::launch({grid_for(max_hot), block}, hot_counts_kernel, static_cast<const unsigned long long*>(l.hot_keys),
              static_cast<const unsigned long long*>(l.hot_counts), out, static_cast<const table_state*>(state));
   const unsigned long long listed = st.hot < max_hot ? st.hot : max_hot;
-  return {true, "sort, " + std::to_string(listed) + " hot keys aside"};
+  return {true, "sort, " + std::to_string(listed) + " hot keys aside" +
+                    (plan.few_digits_kernel ? "" : " (no byte of few values)")};
 }
 
 // The bytes the path takes for n items.

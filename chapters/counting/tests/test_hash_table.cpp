@@ -332,7 +332,8 @@ TEST_SUITE("counting/7 hash table") {
         {"all distinct", wb::gen::iota<i64>(90'000, wb::testing::seed(103), true)},
         {"3000 items, all sampled", wb::gen::few_distinct<i64>(3000, wb::testing::seed(104), 700)},
         {"half on 16 keys, half distinct", wb::gen::hot_and_tail<i64>(120'000, wb::testing::seed(115), 0.5, 16, 0)},
-        {"evenly spread keys, sorted", sorted_copy(wb::gen::few_distinct<i64>(130'000, wb::testing::seed(116), 30'000))}};
+        {"evenly spread keys, sorted", sorted_copy(wb::gen::few_distinct<i64>(130'000, wb::testing::seed(116), 30'000))},
+        {"all distinct, spread over 64 bits", wb::gen::hot_and_tail<i64>(110'000, wb::testing::seed(117), 0.0, 1, 0)}};
     for (const auto& in : inputs) {
       check_stage<i64>(7, in.data, in.name);
       const std::string note = counting::take_stage_note();
@@ -340,6 +341,11 @@ TEST_SUITE("counting/7 hash table") {
       const std::string want = "est. " + short_number(host.distinct) + " distinct";
       INFO("input: " << in.name << "; stage 7's note: " << note << "; the host's estimate: " << want);
       CHECK(note.find(want) != std::string::npos);
+      // The values each byte took: where the stage sorts, its note says whether the sort
+      // leaves its few-digits kernel out, as the host's summary decides.
+      if (is_solution && host.path == hash_path::sort) {
+        CHECK((note.find("(no byte of few values)") != std::string::npos) == !host.few_digits_kernel);
+      }
     }
   }
   TEST_CASE("the plan's decision table: the rows, in order") {
@@ -501,6 +507,42 @@ TEST_SUITE("counting/7 hash table") {
       REQUIRE(p.path == hash_path::sort);
       CHECK(p.hot_keys_aside == c.aside);
     }
+  }
+  TEST_CASE("the sort's few-digits kernel is left out only where every byte took more than 16 values in the sample") {
+    if (!is_solution) return;  // the exercise's plan keeps the sort as it is
+    // Distinct keys spread over all 64 bits; then byte 2 (the third pass's digit) replaced by
+    // one of `values`: 16 values keep the kernel (that pass may be its), 17 leave it out. Keys
+    // below 2^20 share their top bytes (one value: the pass may still take up to 16 in the
+    // input), and no sample keeps it too.
+    const auto spread = wb::gen::hot_and_tail<i64>(200'000, wb::testing::seed(131), 0.0, 1, 0);
+    auto with_byte_2 = [&](unsigned values) {
+      std::vector<i64> keys = spread;
+      std::uint64_t k = 0;
+      for (auto& v : keys) {
+        const auto u = static_cast<std::uint64_t>(v) & ~(0xFFull << 16);
+        v = static_cast<i64>(u | ((k++ * 7 % values) << 16));
+      }
+      return keys;
+    };
+    struct digits_case {
+      const char* what;
+      std::vector<i64> data;
+      bool kernel;
+    };
+    const digits_case cases[] = {
+        {"spread over 64 bits", spread, false},
+        {"byte 2 of 17 values", with_byte_2(17), false},
+        {"byte 2 of 16 values", with_byte_2(16), true},
+        {"byte 2 of 3 values", with_byte_2(3), true},
+        {"below 2^20", wb::gen::uniform<i64>(200'000, wb::testing::seed(132), 0, (1 << 20) - 1), true},
+    };
+    for (const digits_case& c : cases) {
+      const sample_summary s = sample::summarize(c.data);
+      const hash_plan p = plan_for(c.data);
+      INFO(c.what << ": the fewest values a sampled byte took " << s.fewest_digit_values);
+      CHECK(p.few_digits_kernel == c.kernel);
+    }
+    CHECK(track::plan_hash_count(1000, sample_summary{}, hash_count_config{}).few_digits_kernel);  // no sample
   }
   TEST_CASE("hot keys and a long tail, every path: the same tables, shuffled and sorted") {
     for (const std::size_t tail : {std::size_t{0}, std::size_t{3000}}) {
