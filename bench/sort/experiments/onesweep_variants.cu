@@ -117,6 +117,12 @@ std::vector<variant<K, Pairs>> variants() {
         SHAPE("384x16/2", 384, 16, votes, 2, over, true, true),
         SHAPE("384x16/2 plain or", 384, 16, ored, 2, over, false, false),
         SHAPE("512x12/2 plain", 512, 12, votes, 2, over, false, false),
+        SHAPE("256x16/3 plain", 256, 16, votes, 3, over, false, false),
+        SHAPE("256x20/3 plain", 256, 20, votes, 3, over, false, false),
+        SHAPE("256x24/2 plain", 256, 24, votes, 2, over, false, false),
+        SHAPE("288x16/3 plain", 288, 16, votes, 3, over, false, false),
+        SHAPE("384x12/2 plain", 384, 12, votes, 2, over, false, false),
+        SHAPE("384x12/3 plain", 384, 12, votes, 3, over, false, false),
     };
   }
 }
