@@ -61,6 +61,13 @@ struct config {
 // 128 bytes' worth (32 int32/float, 16 int64) for stage 6, at most 64 KiB a tile.
 int items_for(int stage, const config& cfg, std::size_t item_bytes);
 
+// Stage 6 on n items: items_for(6, ...), halved while the input would fill fewer than
+// min_single_pass_tiles tiles (down to two 16-byte vectors a thread), unless cfg sets the items
+// per thread. A small input in a few large tiles keeps a few SMs busy while the rest wait; in
+// more, smaller tiles, more SMs pull it in.
+inline constexpr std::int64_t min_single_pass_tiles = 128;  // about one tile per SM (132 on an H100)
+int single_pass_items(std::int64_t n, const config& cfg, std::size_t item_bytes);
+
 // Throws std::invalid_argument naming what is wrong and what is allowed: a block size that is
 // not a power of two from 32 to 1024 (Kogge-Stone's and Brent-Kung's log steps need one);
 // items per thread not 0 or a power of two from 16 / sizeof(T) (stage 6 loads 16-byte

@@ -33,6 +33,16 @@ int items_for(int stage, const config& cfg, std::size_t item_bytes) {
   return 8;
 }
 
+int single_pass_items(std::int64_t n, const config& cfg, std::size_t item_bytes) {
+  int items = items_for(6, cfg, item_bytes);
+  if (cfg.items_per_thread > 0) return items;
+  const int two_vectors = static_cast<int>(32 / item_bytes);
+  while (items > two_vectors && ceil_div(n, static_cast<std::int64_t>(cfg.block) * items) < min_single_pass_tiles) {
+    items /= 2;
+  }
+  return items;
+}
+
 void validate(const config& cfg, std::size_t item_bytes) {
   const int b = cfg.block;
   if (b < min_block || b > max_block || !std::has_single_bit(static_cast<unsigned>(b))) {
@@ -90,7 +100,8 @@ std::size_t workspace_bytes(std::int64_t n, std::size_t item_bytes, const config
   // Stage 6: the tile counter, then per tile a status word (value packed in, 32-bit types)
   // or a status and two values (64-bit types).
   {
-    const std::int64_t tiles = ceil_div(n, static_cast<std::int64_t>(cfg.block) * items_for(6, cfg, item_bytes));
+    const std::int64_t tiles =
+        ceil_div(n, static_cast<std::int64_t>(cfg.block) * single_pass_items(n, cfg, item_bytes));
     const auto t = static_cast<std::size_t>(tiles);
     most = std::max(most, item_bytes == 4 ? 16 + piece_bytes(t * 8)
                                           : 16 + piece_bytes(t * 4) + 2 * piece_bytes(t * item_bytes));

@@ -59,7 +59,7 @@ void scan_single_pass(const T* in, T* out, std::int64_t n, const workspace& ws, 
   validate(cfg, sizeof(T));
   if (n == 0) return;
   constexpr int VEC = 16 / sizeof(T);
-  const int items = items_for(6, cfg, sizeof(T));
+  const int items = single_pass_items(n, cfg, sizeof(T));  // smaller tiles for a small input
   const int vectors = items / VEC;
   const std::int64_t tile_items = static_cast<std::int64_t>(cfg.block) * items;
   const std::int64_t tiles = (n + tile_items - 1) / tile_items;

@@ -15,13 +15,22 @@
 // regs and bulk publish a tile's aggregate only when the block reaches the tile, after its
 // previous look-back; they run at about 0.7x CUB, while without the look-back they move the
 // bytes at 95-98% of the copy ("NOLOOKBACK": the tile prefix taken as 0, wrong output).
-// Knobs (run time): block size, blocks per SM (0: as many as fit), stages, a __nanosleep
-// backoff in the look-back's polling, streaming loads/stores (.cs), an L2 evict-first hint on
-// the bulk copies.
+// Knobs (run time): block size, blocks per SM (0: as many as fit; -1: one block in all),
+// stages, a __nanosleep backoff in the look-back's polling, streaming loads/stores (.cs), an L2
+// evict-first hint on the bulk copies.
+//
+// --small: the variants for small inputs (run it from --log2n 12 up). lead with smaller tiles,
+// its tile states zeroed three ways: a memset (as the stage); "zk+pdl+first", a zeroing kernel
+// with the scan launched as its programmatic dependent (griddepcontrol), each block's first
+// tile blockIdx.x so that its copy starts before the wait (defect S4's indexing: right only
+// while every block of the grid is running); "memset+zk+pdl", the counter zeroed by a memset
+// before that kernel, so that the claims and copies come before the wait. And "one": a single
+// block scans the whole input in order, a running total from tile to tile, no tile states.
 //
 // Build (cuda backend only): cmake --build build-cuda --target scan_stage6_variants
 // Run:   build-cuda/bench/scan/scan_stage6_variants [--log2n 28] [--n N] [--type int32|int64|float]
 //                                                    [--exclusive] [--reps 20] [--filter A,B,...] [--quick]
+//                                                    [--small]
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -159,6 +168,10 @@ struct knobs {
   bool evict_first;   // bulk: L2 evict-first policy on the copies
   bool no_lookback;   // measure without the look-back (wrong output)
   int stages;         // bulk: ring depth
+  int zeroing;        // lead: 0 memset, 1 a zeroing kernel, 2 that kernel and a programmatic
+                      // dependent launch, 3 as 2 with the first tile's copy started before the wait,
+                      // 4 the counter zeroed by a memset, the tile states by a zeroing kernel; the
+                      // claims and copies start before the wait
 };
 
 // Thread-local part of a tile held in registers: vector j of lane l holds the items at
@@ -476,11 +489,40 @@ __global__ void bulk_lead_kernel(const T* in, T* out, std::int64_t n, unsigned* 
     for (int s = 0; s < stages; ++s) scan::copy_barrier_init(&full_bar[s]);
   }
   __syncthreads();
-  if (producer) {
-    for (int s = 0; s < stages; ++s) {
-      const unsigned t = atomicAdd(counter, 1u);
-      tile_of_stage[s] = t;
-      issue(s, t);
+  if (kn.zeroing == 3) {
+    // The first tile is the block's own (blockIdx.x): its copy starts before the wait for the
+    // zeroing kernel; the counter then hands out tiles from gridDim.x on.
+    if (producer) {
+      tile_of_stage[0] = blockIdx.x;
+      issue(0, blockIdx.x);
+    }
+    asm volatile("griddepcontrol.wait;" ::: "memory");
+    if (producer) {
+      for (int s = 1; s < stages; ++s) {
+        const unsigned t = gridDim.x + atomicAdd(counter, 1u);
+        tile_of_stage[s] = t;
+        issue(s, t);
+      }
+    }
+  } else if (kn.zeroing == 4) {
+    // The counter was zeroed by a memset before the zeroing kernel: the claims and copies go
+    // ahead; the wait is for the tile states only.
+    if (producer) {
+      for (int s = 0; s < stages; ++s) {
+        const unsigned t = atomicAdd(counter, 1u);
+        tile_of_stage[s] = t;
+        issue(s, t);
+      }
+    }
+    asm volatile("griddepcontrol.wait;" ::: "memory");
+  } else {
+    asm volatile("griddepcontrol.wait;" ::: "memory");  // a no-op unless launched dependent
+    if (producer) {
+      for (int s = 0; s < stages; ++s) {
+        const unsigned t = atomicAdd(counter, 1u);
+        tile_of_stage[s] = t;
+        issue(s, t);
+      }
     }
   }
   __syncthreads();
@@ -545,7 +587,7 @@ __global__ void bulk_lead_kernel(const T* in, T* out, std::int64_t n, unsigned* 
     }
     __syncthreads();  // (A) stage s is read: it can be refilled; the sums are visible
     if (producer) {
-      const unsigned t = atomicAdd(counter, 1u);
+      const unsigned t = (kn.zeroing == 3 ? gridDim.x : 0u) + atomicAdd(counter, 1u);
       tile_of_stage[s] = t;
       issue(s, t);
     }
@@ -564,6 +606,45 @@ __global__ void bulk_lead_kernel(const T* in, T* out, std::int64_t n, unsigned* 
     __syncthreads();  // (B) the tile's prefix
     store_tile(r, parts, prefix_shared, out, warp_base, full, n, kn.exclusive, kn.streaming);
   }
+}
+
+// one: a single block scans every tile in order, a running total carried from tile to tile:
+// no tile counter, no tile states, so no memset before it, one launch in all. The next tile's
+// loads are issued before the current tile is scanned.
+template <class T, int V>
+__global__ void one_block_kernel(const T* in, T* out, std::int64_t n, std::int64_t tiles, bool exclusive,
+                                 bool streaming) {
+  constexpr int VEC = vec_items<T>;
+  const std::int64_t tile_items = static_cast<std::int64_t>(blockDim.x) * V * VEC;
+  const std::int64_t warp_offset = static_cast<std::int64_t>(threadIdx.x / 32) * (V * 32 * VEC);
+  auto base = [&](std::int64_t t) { return t * tile_items + warp_offset; };
+  auto full = [&](std::int64_t t) { return (t + 1) * tile_items <= n; };
+  tile_regs<T, V> a, b;
+  load_global(a, in, base(0), full(0), n, streaming);
+  T carry{};
+  for (std::int64_t t = 0; t < tiles; t += 2) {
+    if (t + 1 < tiles) load_global(b, in, base(t + 1), full(t + 1), n, streaming);
+    tile_scan_parts<T, V> p;
+    scan_local(a, p);
+    store_tile(a, p, carry, out, base(t), full(t), n, exclusive, streaming);
+    carry = plus(carry, p.tile_total);
+    __syncthreads();  // the warp totals are read before the next scan rewrites them
+    if (t + 1 >= tiles) break;
+    if (t + 2 < tiles) load_global(a, in, base(t + 2), full(t + 2), n, streaming);
+    scan_local(b, p);
+    store_tile(b, p, carry, out, base(t + 1), full(t + 1), n, exclusive, streaming);
+    carry = plus(carry, p.tile_total);
+    __syncthreads();
+  }
+}
+
+// Zeroes the look-back's state; lets a dependent launch start at once (it waits for this
+// grid's completion at its griddepcontrol.wait).
+__global__ void zero_words(unsigned* words, std::int64_t count) {
+  asm volatile("griddepcontrol.launch_dependents;");
+  for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < count;
+       i += static_cast<std::int64_t>(gridDim.x) * blockDim.x)
+    words[i] = 0;
 }
 
 // A copy kernel: 16-byte vectors, grid-stride, four in flight per thread.
@@ -630,6 +711,7 @@ struct options {
   int reps = 20;
   std::string filter;
   bool quick = false;
+  bool small = false;  // the one-block variants (small inputs)
 };
 
 template <class T>
@@ -699,6 +781,7 @@ int run_all(const options& o) {
       WB_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
     int occ = 0;
     WB_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, kernel, block, smem));
+    if (bps < 0 && occ > 0) return std::int64_t{1};  // bps -1: one block for the whole input
     const int per_sm = bps > 0 ? std::min(bps, occ) : occ;
     return std::min<std::int64_t>(tiles, static_cast<std::int64_t>(per_sm) * sms);
   };
@@ -710,7 +793,7 @@ int run_all(const options& o) {
     return variant{describe("regs", V, s) + " g" + std::to_string(grid),
                    [&, s, tiles, grid] {
                      auto [counter, status] = zero_and_status(tiles);
-                     knobs kn{tiles, o.exclusive, s.backoff, s.streaming, false, s.no_lookback, 0};
+                     knobs kn{tiles, o.exclusive, s.backoff, s.streaming, false, s.no_lookback, 0, 0};
                      wb::launch({dim3(static_cast<unsigned>(grid)), dim3(s.block)}, regs_kernel<T, V>, in.data(),
                                 out.data(), n, counter, status, kn);
                    },
@@ -726,27 +809,71 @@ int run_all(const options& o) {
                    [&, s, tiles, grid, smem] {
                      if (grid == 0) throw std::runtime_error("does not fit on an SM");
                      auto [counter, status] = zero_and_status(tiles);
-                     knobs kn{tiles, o.exclusive, s.backoff, s.streaming, s.evict_first, s.no_lookback, s.stages};
+                     knobs kn{tiles, o.exclusive, s.backoff, s.streaming, s.evict_first, s.no_lookback, s.stages, 0};
                      wb::launch({dim3(static_cast<unsigned>(grid)), dim3(s.block), smem}, bulk_kernel<T, V>, in.data(),
                                 out.data(), n, counter, status, kn);
                    },
                    !s.no_lookback};
   };
-  auto bulk_lead = [&]<int V, int K>(std::integral_constant<int, V>, std::integral_constant<int, K>, shape s) {
+  auto bulk_lead = [&]<int V, int K>(std::integral_constant<int, V>, std::integral_constant<int, K>, shape s,
+                                     int zeroing = 0) {
     const std::int64_t tile_items = static_cast<std::int64_t>(s.block) * V * vec_items<T>;
     const std::int64_t tiles = (n + tile_items - 1) / tile_items;
     const std::size_t smem = static_cast<std::size_t>(s.stages) * tile_items * sizeof(T);
     const std::int64_t grid =
         persistent_grid(reinterpret_cast<const void*>(bulk_lead_kernel<T, V, K>), s.block, smem, s.bps, tiles);
-    return variant{describe("lead", V, s) + " k" + std::to_string(K) + " g" + std::to_string(grid),
-                   [&, s, tiles, grid, smem] {
+    static const char* zeroing_names[] = {"", " zk", " zk+pdl", " zk+pdl+first", " memset+zk+pdl"};
+    return variant{describe("lead", V, s) + " k" + std::to_string(K) + " g" + std::to_string(grid) +
+                       zeroing_names[zeroing],
+                   [&, s, tiles, grid, smem, zeroing] {
                      if (grid == 0) throw std::runtime_error("does not fit on an SM");
-                     auto [counter, status] = zero_and_status(tiles);
-                     knobs kn{tiles, o.exclusive, s.backoff, s.streaming, s.evict_first, s.no_lookback, s.stages};
-                     wb::launch({dim3(static_cast<unsigned>(grid)), dim3(s.block), smem}, bulk_lead_kernel<T, V, K>,
-                                in.data(), out.data(), n, counter, status, kn);
+                     unsigned* counter = reinterpret_cast<unsigned*>(ws_bytes.data());
+                     const std::int64_t words = 4 + tiles * 4;
+                     if (zeroing == 0) {
+                       WB_CHECK(cudaMemsetAsync(ws_bytes.data(), 0, words * 4));
+                     } else if (zeroing == 4) {
+                       WB_CHECK(cudaMemsetAsync(ws_bytes.data(), 0, 16));
+                       wb::launch({dim3(static_cast<unsigned>(std::min<std::int64_t>(sms, (words + 255) / 256))),
+                                   dim3(256)},
+                                  zero_words, counter + 4, words - 4);
+                     } else {
+                       wb::launch({dim3(static_cast<unsigned>(std::min<std::int64_t>(sms, (words + 255) / 256))),
+                                   dim3(256)},
+                                  zero_words, counter, words);
+                     }
+                     carver pieces(workspace{ws_bytes.data(), ws_bytes.size()}, "experiment");
+                     pieces.take<unsigned>(4);
+                     const auto status = tile_status<T>::carve(pieces, tiles);
+                     knobs kn{tiles, o.exclusive, s.backoff, s.streaming, s.evict_first, s.no_lookback, s.stages,
+                              zeroing};
+                     if (zeroing >= 2) {
+                       cudaLaunchConfig_t lc{};
+                       lc.gridDim = dim3(static_cast<unsigned>(grid));
+                       lc.blockDim = dim3(s.block);
+                       lc.dynamicSmemBytes = smem;
+                       lc.stream = 0;
+                       cudaLaunchAttribute attr[1];
+                       attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+                       attr[0].val.programmaticStreamSerializationAllowed = 1;
+                       lc.attrs = attr;
+                       lc.numAttrs = 1;
+                       WB_CHECK(cudaLaunchKernelEx(&lc, bulk_lead_kernel<T, V, K>, static_cast<const T*>(in.data()),
+                                                   out.data(), n, counter, status, kn));
+                     } else {
+                       wb::launch({dim3(static_cast<unsigned>(grid)), dim3(s.block), smem}, bulk_lead_kernel<T, V, K>,
+                                  in.data(), out.data(), n, counter, status, kn);
+                     }
                    },
                    !s.no_lookback};
+  };
+  auto one_block = [&]<int V>(std::integral_constant<int, V>, int block, bool streaming) {
+    const std::int64_t tile_items = static_cast<std::int64_t>(block) * V * vec_items<T>;
+    const std::int64_t tiles = (n + tile_items - 1) / tile_items;
+    return variant{"one v" + std::to_string(V) + " b" + std::to_string(block) + (streaming ? " cs" : ""),
+                   [&, block, tiles, streaming] {
+                     wb::launch({dim3(1), dim3(block)}, one_block_kernel<T, V>, in.data(), out.data(), n, tiles,
+                                o.exclusive, streaming);
+                   }};
   };
   using I1 = std::integral_constant<int, 1>;
   using I2 = std::integral_constant<int, 2>;
@@ -771,7 +898,13 @@ int run_all(const options& o) {
   using K1 = std::integral_constant<int, 1>;
   using K2 = std::integral_constant<int, 2>;
   using K4 = std::integral_constant<int, 4>;
-  if (o.quick) {
+  if (o.small) {
+    for (int z : {0, 3, 4}) {
+      vs.push_back(bulk_lead(I8{}, K0{}, plain(256, 0, 2), z));
+      vs.push_back(bulk_lead(I4{}, K0{}, plain(256, 0, 2), z));
+      vs.push_back(bulk_lead(I2{}, K0{}, plain(256, 0, 2), z));
+    }
+  } else if (o.quick) {
     vs.push_back(bulk_lead(I8{}, K0{}, plain(512, 0, 2)));
     vs.push_back(bulk_lead(I8{}, K4{}, plain(512, 0, 2)));
     vs.push_back(bulk_lead(I8{}, K4{}, plain(256, 0, 2)));
@@ -870,6 +1003,7 @@ int main(int argc, char** argv) {
     else if (a == "--reps") o.reps = std::stoi(next());
     else if (a == "--filter") o.filter = next();
     else if (a == "--quick") o.quick = true;
+    else if (a == "--small") o.small = true;
     else {
       std::fprintf(stderr, "error: unknown argument %s\n", a.c_str());
       return 2;

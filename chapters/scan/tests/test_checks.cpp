@@ -154,6 +154,39 @@ TEST_SUITE("scan/6 single-pass") {
   TEST_CASE("single pass: sizes, look-back windows, block sizes, items per thread, patterns, exclusive") {
     check_all(6);
   }
+  TEST_CASE("single pass: an input of fewer than 128 tiles goes in smaller tiles") {
+    // The rule (single_pass_items): the default 128 bytes a thread, halved while there would
+    // be fewer than 128 tiles, down to 32 bytes; items per thread given by the user stay.
+    const config cfg{256, 0, false};
+    CHECK(single_pass_items(std::int64_t{1} << 28, cfg, 4) == 32);
+    CHECK(single_pass_items(128 * 8192, cfg, 4) == 32);      // 128 tiles of 8192 int32
+    CHECK(single_pass_items(127 * 8192 + 1, cfg, 4) == 32);  // 128 tiles, the last of one item
+    CHECK(single_pass_items(127 * 8192, cfg, 4) == 16);      // 127 tiles: 254 of 4096
+    CHECK(single_pass_items(127 * 4096 + 1, cfg, 4) == 16);  // 128 tiles of 4096
+    CHECK(single_pass_items(127 * 4096, cfg, 4) == 8);       // 254 of 2048
+    CHECK(single_pass_items(1000, cfg, 4) == 8);             // never below two 16-byte vectors
+    CHECK(single_pass_items(0, cfg, 4) == 8);
+    CHECK(single_pass_items(128 * 4096, cfg, 8) == 16);      // int64: 128 tiles of 4096
+    CHECK(single_pass_items(127 * 4096, cfg, 8) == 8);
+    CHECK(single_pass_items(1000, cfg, 8) == 4);
+    CHECK(single_pass_items(1000, config{512, 0, false}, 4) == 8);  // 64 KiB tiles down to 16 KiB
+    CHECK(single_pass_items(1000, config{256, 32, false}, 4) == 32);
+    CHECK(single_pass_items(1000, config{256, 16, false}, 4) == 16);
+    // Sizes one off each switch and off the smallest tiles' boundaries, scanned with the
+    // tiles they get.
+    for (const bool exclusive : {false, true}) {
+      for (const std::int64_t n : {2047, 2049, 127 * 4096, 127 * 4096 + 1, 127 * 8192, 127 * 8192 + 1}) {
+        CAPTURE(n);
+        check_stage<std::int32_t>(6, seeded_data<std::int32_t>(static_cast<std::size_t>(n), wb::testing::seed(n)),
+                                  config{256, 0, exclusive});
+      }
+      for (const std::int64_t n : {1023, 1025, 127 * 2048, 127 * 2048 + 1, 127 * 4096 + 1}) {
+        CAPTURE(n);
+        check_stage<std::int64_t>(6, seeded_data<std::int64_t>(static_cast<std::size_t>(n), wb::testing::seed(n)),
+                                  config{256, 0, exclusive});
+      }
+    }
+  }
   TEST_CASE("single pass: a misaligned input and output go item by item") {
     const std::size_t n = 20011;
     const auto in = seeded_data<std::int32_t>(n + 1, wb::testing::seed(77));
