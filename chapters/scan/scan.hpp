@@ -68,6 +68,13 @@ int items_for(int stage, const config& cfg, std::size_t item_bytes);
 inline constexpr std::int64_t min_single_pass_tiles = 128;  // about one tile per SM (132 on an H100)
 int single_pass_items(std::int64_t n, const config& cfg, std::size_t item_bytes);
 
+// Stage 6's persistent grid of resident_blocks blocks scans `tiles` tiles in rounds. True where
+// there are more than one and fewer than three rounds: the last round then keeps only part of
+// the GPU busy for a whole tile's time, a large share of the run, and the stage halves the
+// tile (where cfg leaves it the choice) to even the rounds out. From three rounds up, the
+// idle share is small and large tiles' fewer look-backs win.
+bool single_pass_rounds_uneven(std::int64_t tiles, std::int64_t resident_blocks);
+
 // Throws std::invalid_argument naming what is wrong and what is allowed: a block size that is
 // not a power of two from 32 to 1024 (Kogge-Stone's and Brent-Kung's log steps need one);
 // items per thread not 0 or a power of two from 16 / sizeof(T) (stage 6 loads 16-byte

@@ -43,6 +43,10 @@ int single_pass_items(std::int64_t n, const config& cfg, std::size_t item_bytes)
   return items;
 }
 
+bool single_pass_rounds_uneven(std::int64_t tiles, std::int64_t resident_blocks) {
+  return tiles > resident_blocks && tiles < 3 * resident_blocks;
+}
+
 void validate(const config& cfg, std::size_t item_bytes) {
   const int b = cfg.block;
   if (b < min_block || b > max_block || !std::has_single_bit(static_cast<unsigned>(b))) {
@@ -100,8 +104,10 @@ std::size_t workspace_bytes(std::int64_t n, std::size_t item_bytes, const config
   // Stage 6: the tile counter, then per tile a status word (value packed in, 32-bit types)
   // or a status and two values (64-bit types).
   {
-    const std::int64_t tiles =
-        ceil_div(n, static_cast<std::int64_t>(cfg.block) * single_pass_items(n, cfg, item_bytes));
+    // Room for tiles of half the size: the stage halves them where the rounds are uneven.
+    const int items = single_pass_items(n, cfg, item_bytes);
+    const int fewest = cfg.items_per_thread > 0 ? items : std::max(items / 2, static_cast<int>(32 / item_bytes));
+    const std::int64_t tiles = ceil_div(n, static_cast<std::int64_t>(cfg.block) * fewest);
     const auto t = static_cast<std::size_t>(tiles);
     most = std::max(most, item_bytes == 4 ? 16 + piece_bytes(t * 8)
                                           : 16 + piece_bytes(t * 4) + 2 * piece_bytes(t * item_bytes));

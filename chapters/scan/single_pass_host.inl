@@ -1,11 +1,12 @@
 // The host side of stage 6 (included at the end of both tracks' single_pass.cu): the tile
-// states carved from the workspace (each track's tile_status says how) and zeroed with the
-// tile counter in one memset; the persistent grid (as many blocks as fit on the GPU at once,
-// no more than there are tiles) and its shared-memory ring; the kernel picked by vectors per
-// thread.
+// size (scan_common.cpp's rules); the tile states carved from the workspace (each track's
+// tile_status says how) and zeroed with the tile counter in one memset; the persistent grid
+// (as many blocks as fit on the GPU at once, no more than there are tiles) and its
+// shared-memory ring; the kernel picked by vectors per thread.
 #include <algorithm>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 namespace scan::WB_TRACK {
 
@@ -14,18 +15,18 @@ namespace {
 // publishes early, and whose copy is on its way meanwhile).
 inline constexpr int single_pass_stages = 2;
 
+// The persistent grid and the ring for V vectors a thread: they depend on the device, the
+// block and the tile only, so they are worked out once for each (block, tile), outside later
+// timed runs.
+struct single_pass_shape {
+  int block = 0, stages = 0, resident_blocks = 0;
+};
+
 template <class T, int V>
-void launch_single_pass(const T* in, T* out, std::int64_t n, const config& cfg, unsigned* counter,
-                        const tile_status<T>& status, std::int64_t tiles) {
-  const bool aligned = reinterpret_cast<std::uintptr_t>(in) % 16 == 0 && reinterpret_cast<std::uintptr_t>(out) % 16 == 0;
-  const std::size_t tile_bytes = static_cast<std::size_t>(cfg.block) * V * 16;
-  // The grid and the ring depend on the device, the block and the tile only: worked out once
-  // for each (block, tile), outside later timed runs.
-  struct shape {
-    int block = 0, stages = 0, resident_blocks = 0;
-  };
-  thread_local shape last;
-  if (last.block != cfg.block) {
+const single_pass_shape& shape_of(int block) {
+  thread_local single_pass_shape last;
+  if (last.block != block) {
+    const std::size_t tile_bytes = static_cast<std::size_t>(block) * V * 16;
     int device = 0;
     int shared_limit = 0;  // per block, with the opt-in
     int sms = 0;
@@ -43,14 +44,40 @@ void launch_single_pass(const T* in, T* out, std::int64_t n, const config& cfg, 
     WB_CHECK(cudaFuncSetAttribute(single_pass_kernel<T, V>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                   static_cast<int>(stages * tile_bytes)));
     int blocks_per_sm = 0;
-    WB_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, single_pass_kernel<T, V>, cfg.block,
+    WB_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, single_pass_kernel<T, V>, block,
                                                            stages * tile_bytes));
-    last = {cfg.block, stages, std::max(1, blocks_per_sm * sms)};
+    last = {block, stages, std::max(1, blocks_per_sm * sms)};
   }
-  const std::size_t shared_bytes = last.stages * tile_bytes;
-  const std::int64_t grid = std::min<std::int64_t>(last.resident_blocks, tiles);
+  return last;
+}
+
+template <class T, int V>
+void launch_single_pass(const T* in, T* out, std::int64_t n, const config& cfg, unsigned* counter,
+                        const tile_status<T>& status, std::int64_t tiles) {
+  const bool aligned = reinterpret_cast<std::uintptr_t>(in) % 16 == 0 && reinterpret_cast<std::uintptr_t>(out) % 16 == 0;
+  const single_pass_shape& shape = shape_of<T, V>(cfg.block);
+  const std::size_t shared_bytes = static_cast<std::size_t>(shape.stages) * cfg.block * V * 16;
+  const std::int64_t grid = std::min<std::int64_t>(shape.resident_blocks, tiles);
   wb::launch({dim3(static_cast<unsigned>(grid)), dim3(cfg.block), shared_bytes}, single_pass_kernel<T, V>, in, out,
-             n, tiles, cfg.exclusive, aligned, last.stages, counter, status);
+             n, tiles, cfg.exclusive, aligned, shape.stages, counter, status);
+}
+
+// f(std::integral_constant<int, V>{}) for V = vectors, the kernel's template argument: 1 to 8
+// vectors a thread, or 16 for 8-byte items.
+template <class T, class F>
+decltype(auto) with_vectors(int vectors, F&& f) {
+  switch (vectors) {
+    case 1: return f(std::integral_constant<int, 1>{});
+    case 2: return f(std::integral_constant<int, 2>{});
+    case 4: return f(std::integral_constant<int, 4>{});
+    case 8: return f(std::integral_constant<int, 8>{});
+  }
+  if constexpr (sizeof(T) == 8) {
+    if (vectors == 16) return f(std::integral_constant<int, 16>{});
+  }
+  throw std::invalid_argument("scan_single_pass: " + std::to_string(vectors * 16 / sizeof(T)) +
+                              " items per thread is not a multiple of the 16-byte vector (" +
+                              std::to_string(16 / sizeof(T)) + " items) from 1 to 16 vectors");
 }
 }  // namespace
 
@@ -59,8 +86,15 @@ void scan_single_pass(const T* in, T* out, std::int64_t n, const workspace& ws, 
   validate(cfg, sizeof(T));
   if (n == 0) return;
   constexpr int VEC = 16 / sizeof(T);
-  const int items = single_pass_items(n, cfg, sizeof(T));  // smaller tiles for a small input
-  const int vectors = items / VEC;
+  int items = single_pass_items(n, cfg, sizeof(T));  // smaller tiles for a small input
+  if (cfg.items_per_thread == 0 && items > 2 * VEC) {
+    // One to three rounds of tiles for the persistent grid: tiles of half the size even out
+    // the last round (single_pass_rounds_uneven in scan_common.cpp).
+    const int resident = with_vectors<T>(items / VEC, [&](auto v) {
+      return shape_of<T, decltype(v)::value>(cfg.block).resident_blocks;
+    });
+    if (single_pass_rounds_uneven(wb::ceil_div(n, static_cast<std::int64_t>(cfg.block) * items), resident)) items /= 2;
+  }
   const std::int64_t tile_items = static_cast<std::int64_t>(cfg.block) * items;
   const std::int64_t tiles = (n + tile_items - 1) / tile_items;
   if (tiles > 2147483647) throw std::invalid_argument("scan_single_pass: more than 2^31 - 1 tiles");
@@ -69,17 +103,9 @@ void scan_single_pass(const T* in, T* out, std::int64_t n, const workspace& ws, 
   const auto status = tile_status<T>::carve(pieces, tiles);  // the layout is the track's (tile_lookback.cuh)
   const std::size_t zeroed = pieces.used();
   WB_CHECK(cudaMemsetAsync(counter, 0, zeroed));
-  switch (vectors) {
-    case 1: return launch_single_pass<T, 1>(in, out, n, cfg, counter, status, tiles);
-    case 2: return launch_single_pass<T, 2>(in, out, n, cfg, counter, status, tiles);
-    case 4: return launch_single_pass<T, 4>(in, out, n, cfg, counter, status, tiles);
-    case 8: return launch_single_pass<T, 8>(in, out, n, cfg, counter, status, tiles);
-  }
-  if constexpr (sizeof(T) == 8) {
-    if (vectors == 16) return launch_single_pass<T, 16>(in, out, n, cfg, counter, status, tiles);
-  }
-  throw std::invalid_argument("scan_single_pass: " + std::to_string(items) + " items per thread is not a multiple "
-                              "of the 16-byte vector (" + std::to_string(VEC) + " items) from 1 to 16 vectors");
+  with_vectors<T>(items / VEC, [&](auto v) {
+    launch_single_pass<T, decltype(v)::value>(in, out, n, cfg, counter, status, tiles);
+  });
 }
 
 SCAN_INSTANTIATE_DEVICE_STAGE(scan_single_pass)

@@ -187,6 +187,17 @@ TEST_SUITE("scan/6 single-pass") {
       }
     }
   }
+  TEST_CASE("single pass: one to three rounds of tiles for the persistent grid are uneven") {
+    // 396 blocks (3 a SM on 132 SMs) and 512 tiles: 116 blocks take a second tile while the
+    // rest of the GPU waits; the stage halves the tiles there.
+    CHECK(single_pass_rounds_uneven(512, 396));
+    CHECK(single_pass_rounds_uneven(397, 396));
+    CHECK(single_pass_rounds_uneven(1187, 396));
+    CHECK_FALSE(single_pass_rounds_uneven(396, 396));   // one whole round
+    CHECK_FALSE(single_pass_rounds_uneven(256, 396));   // less than one round: no block waits
+    CHECK_FALSE(single_pass_rounds_uneven(1188, 396));  // three rounds and more
+    CHECK_FALSE(single_pass_rounds_uneven(32768, 396));
+  }
   TEST_CASE("single pass: a misaligned input and output go item by item") {
     const std::size_t n = 20011;
     const auto in = seeded_data<std::int32_t>(n + 1, wb::testing::seed(77));
