@@ -66,6 +66,7 @@ int items_for(int stage, const config& cfg, std::size_t item_bytes);
 // per thread. A small input in a few large tiles keeps a few SMs busy while the rest wait; in
 // more, smaller tiles, more SMs pull it in.
 inline constexpr std::int64_t min_single_pass_tiles = 128;  // about one tile per SM (132 on an H100)
+inline constexpr int min_single_pass_thread_bytes = 32;     // two 16-byte vectors, the smallest tiles
 int single_pass_items(std::int64_t n, const config& cfg, std::size_t item_bytes);
 
 // Stage 6's persistent grid of resident_blocks blocks scans `tiles` tiles in rounds. True where

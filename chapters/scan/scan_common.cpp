@@ -36,8 +36,8 @@ int items_for(int stage, const config& cfg, std::size_t item_bytes) {
 int single_pass_items(std::int64_t n, const config& cfg, std::size_t item_bytes) {
   int items = items_for(6, cfg, item_bytes);
   if (cfg.items_per_thread > 0) return items;
-  const int two_vectors = static_cast<int>(32 / item_bytes);
-  while (items > two_vectors && ceil_div(n, static_cast<std::int64_t>(cfg.block) * items) < min_single_pass_tiles) {
+  const int fewest = static_cast<int>(min_single_pass_thread_bytes / item_bytes);
+  while (items > fewest && ceil_div(n, static_cast<std::int64_t>(cfg.block) * items) < min_single_pass_tiles) {
     items /= 2;
   }
   return items;
@@ -106,8 +106,11 @@ std::size_t workspace_bytes(std::int64_t n, std::size_t item_bytes, const config
   {
     // Room for tiles of half the size: the stage halves them where the rounds are uneven.
     const int items = single_pass_items(n, cfg, item_bytes);
-    const int fewest = cfg.items_per_thread > 0 ? items : std::max(items / 2, static_cast<int>(32 / item_bytes));
-    const std::int64_t tiles = ceil_div(n, static_cast<std::int64_t>(cfg.block) * fewest);
+    const int smallest =
+        cfg.items_per_thread > 0
+            ? items
+            : std::max(items / 2, static_cast<int>(min_single_pass_thread_bytes / item_bytes));
+    const std::int64_t tiles = ceil_div(n, static_cast<std::int64_t>(cfg.block) * smallest);
     const auto t = static_cast<std::size_t>(tiles);
     most = std::max(most, item_bytes == 4 ? 16 + piece_bytes(t * 8)
                                           : 16 + piece_bytes(t * 4) + 2 * piece_bytes(t * item_bytes));

@@ -86,17 +86,17 @@ void scan_single_pass(const T* in, T* out, std::int64_t n, const workspace& ws, 
   validate(cfg, sizeof(T));
   if (n == 0) return;
   constexpr int VEC = 16 / sizeof(T);
+  auto tiles_of = [&](int items) { return wb::ceil_div(n, static_cast<std::int64_t>(cfg.block) * items); };
   int items = single_pass_items(n, cfg, sizeof(T));  // smaller tiles for a small input
-  if (cfg.items_per_thread == 0 && items > 2 * VEC) {
+  if (cfg.items_per_thread == 0 && items * sizeof(T) > min_single_pass_thread_bytes) {
     // One to three rounds of tiles for the persistent grid: tiles of half the size even out
     // the last round (single_pass_rounds_uneven in scan_common.cpp).
     const int resident = with_vectors<T>(items / VEC, [&](auto v) {
       return shape_of<T, decltype(v)::value>(cfg.block).resident_blocks;
     });
-    if (single_pass_rounds_uneven(wb::ceil_div(n, static_cast<std::int64_t>(cfg.block) * items), resident)) items /= 2;
+    if (single_pass_rounds_uneven(tiles_of(items), resident)) items /= 2;
   }
-  const std::int64_t tile_items = static_cast<std::int64_t>(cfg.block) * items;
-  const std::int64_t tiles = (n + tile_items - 1) / tile_items;
+  const std::int64_t tiles = tiles_of(items);
   if (tiles > 2147483647) throw std::invalid_argument("scan_single_pass: more than 2^31 - 1 tiles");
   carver pieces(ws, "scan_single_pass");
   auto* counter = pieces.take<unsigned>(4);

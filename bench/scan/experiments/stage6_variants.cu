@@ -20,12 +20,14 @@
 // evict-first hint on the bulk copies.
 //
 // --small: the variants for small inputs (run it from --log2n 12 up). lead with smaller tiles,
-// its tile states zeroed three ways: a memset (as the stage); "zk+pdl+first", a zeroing kernel
-// with the scan launched as its programmatic dependent (griddepcontrol), each block's first
-// tile blockIdx.x so that its copy starts before the wait (defect S4's indexing: right only
-// while every block of the grid is running); "memset+zk+pdl", the counter zeroed by a memset
-// before that kernel, so that the claims and copies come before the wait. And "one": a single
-// block scans the whole input in order, a running total from tile to tile, no tile states.
+// its tile states zeroed five ways: a memset (as the stage); "zk", a zeroing kernel; "zk+pdl",
+// that kernel with the scan launched as its programmatic dependent (griddepcontrol), the tiles
+// claimed after the wait; "zk+pdl+first", as zk+pdl with each block's first tile blockIdx.x so
+// that its copy starts before the wait (defect S4's indexing: right only while every block of
+// the grid is running); "memset+zk+pdl", the counter zeroed by a memset before that kernel, so
+// that the claims and copies come before the wait. Then the stage's design on one block, and
+// "one": a single block scans the whole input in order, a running total from tile to tile, no
+// tile states.
 //
 // Build (cuda backend only): cmake --build build-cuda --target scan_stage6_variants
 // Run:   build-cuda/bench/scan/scan_stage6_variants [--log2n 28] [--n N] [--type int32|int64|float]
@@ -711,7 +713,7 @@ struct options {
   int reps = 20;
   std::string filter;
   bool quick = false;
-  bool small = false;  // the one-block variants (small inputs)
+  bool small = false;  // the variants for small inputs
 };
 
 template <class T>
@@ -831,15 +833,13 @@ int run_all(const options& o) {
                      const std::int64_t words = 4 + tiles * 4;
                      if (zeroing == 0) {
                        WB_CHECK(cudaMemsetAsync(ws_bytes.data(), 0, words * 4));
-                     } else if (zeroing == 4) {
-                       WB_CHECK(cudaMemsetAsync(ws_bytes.data(), 0, 16));
-                       wb::launch({dim3(static_cast<unsigned>(std::min<std::int64_t>(sms, (words + 255) / 256))),
-                                   dim3(256)},
-                                  zero_words, counter + 4, words - 4);
                      } else {
+                       // Mode 4: the counter (the first 4 words) by a memset, the rest by the kernel.
+                       const std::int64_t first = zeroing == 4 ? 4 : 0;
+                       if (first > 0) WB_CHECK(cudaMemsetAsync(ws_bytes.data(), 0, first * 4));
                        wb::launch({dim3(static_cast<unsigned>(std::min<std::int64_t>(sms, (words + 255) / 256))),
                                    dim3(256)},
-                                  zero_words, counter, words);
+                                  zero_words, counter + first, words - first);
                      }
                      carver pieces(workspace{ws_bytes.data(), ws_bytes.size()}, "experiment");
                      pieces.take<unsigned>(4);
@@ -899,11 +899,13 @@ int run_all(const options& o) {
   using K2 = std::integral_constant<int, 2>;
   using K4 = std::integral_constant<int, 4>;
   if (o.small) {
-    for (int z : {0, 3, 4}) {
+    for (int z : {0, 1, 2, 3, 4}) {
       vs.push_back(bulk_lead(I8{}, K0{}, plain(256, 0, 2), z));
       vs.push_back(bulk_lead(I4{}, K0{}, plain(256, 0, 2), z));
       vs.push_back(bulk_lead(I2{}, K0{}, plain(256, 0, 2), z));
     }
+    vs.push_back(bulk_lead(I8{}, K0{}, plain(512, -1, 3)));  // the stage's design on one block
+    vs.push_back(one_block(I8{}, 512, false));
   } else if (o.quick) {
     vs.push_back(bulk_lead(I8{}, K0{}, plain(512, 0, 2)));
     vs.push_back(bulk_lead(I8{}, K4{}, plain(512, 0, 2)));
