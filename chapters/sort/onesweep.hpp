@@ -167,7 +167,8 @@ enum pass_mode : int {
   pass_skip = 0,  // every key has the same digit here: the order does not change (the pass
                   // kernel's blocks return at once)
   pass_sort = 1,
-  pass_copy = 2,  // the last pass when every pass is skipped: the input is copied to the output
+  pass_copy = 2,  // the last pass when every pass is skipped, or when the keys are already in
+                  // order: the input is copied to the output
 };
 
 struct pass_plan {
@@ -201,6 +202,7 @@ struct pass_args {
 struct layout {
   std::size_t counters;   // unsigned [max_passes][portions]         | zeroed by one memset
   std::size_t histogram;  // unsigned long long [max_passes][radix]   |
+  std::size_t in_order;   // unsigned long long: keys in order        |
   std::size_t status0;    // unsigned [tiles][radix]                  |
   std::size_t zeroed_end;
   std::size_t status1;    // unsigned [tiles][radix]
@@ -214,7 +216,8 @@ inline layout layout_for(std::int64_t tiles, std::int64_t portions) {
   const auto t = static_cast<std::size_t>(tiles);
   l.counters = 0;
   l.histogram = wb::piece_bytes(sizeof(unsigned) * max_passes * static_cast<std::size_t>(portions));
-  l.status0 = l.histogram + wb::piece_bytes(sizeof(unsigned long long) * max_passes * radix);
+  l.in_order = l.histogram + wb::piece_bytes(sizeof(unsigned long long) * max_passes * radix);
+  l.status0 = l.in_order + wb::piece_bytes(sizeof(unsigned long long));
   l.zeroed_end = l.status0 + wb::piece_bytes(sizeof(unsigned) * t * radix);
   l.status1 = l.zeroed_end;
   l.base = l.status1 + wb::piece_bytes(sizeof(unsigned) * t * radix);

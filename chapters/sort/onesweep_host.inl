@@ -60,6 +60,7 @@ void run(const K* keys_in, K* keys_out, const std::uint32_t* values_in, std::uin
   unsigned char* scratch = w.scratch;
   auto* counters = reinterpret_cast<unsigned*>(scratch + l.counters);
   auto* histogram = reinterpret_cast<unsigned long long*>(scratch + l.histogram);
+  auto* in_order = reinterpret_cast<unsigned long long*>(scratch + l.in_order);
   auto* status0 = reinterpret_cast<unsigned*>(scratch + l.status0);
   auto* status1 = reinterpret_cast<unsigned*>(scratch + l.status1);
   auto* base = reinterpret_cast<std::uint64_t*>(scratch + l.base);
@@ -67,18 +68,18 @@ void run(const K* keys_in, K* keys_out, const std::uint32_t* values_in, std::uin
 
   const int sm_count = wb::multiprocessor_count();  // read once a sort, not once a launch
   if (cfg.onesweep_run != onesweep_part::after_histogram) {
-    // Tile counters, histogram and the first sorting pass's status words start at zero; each
-    // sorting pass clears the other status array for the next one.
+    // Tile counters, histogram, the count of neighbours in order and the first sorting pass's
+    // status words start at zero; each sorting pass clears the other status array for the next.
     WB_CHECK(cudaMemsetAsync(scratch, 0, l.zeroed_end));
     const std::int64_t histogram_blocks = histogram_blocks_for(n, sm_count, cfg.onesweep_histogram_blocks);
     wb::launch({dim3(static_cast<unsigned>(histogram_blocks)), dim3(histogram_block)}, onesweep_histogram_kernel<K>,
-               keys_in, n, histogram);
+               keys_in, n, histogram, in_order);
   }
   if (cfg.onesweep_run == onesweep_part::histogram) return;  // the caller goes on later (sort.hpp)
-  wb::launch({dim3(1), dim3(radix)}, onesweep_plan_kernel, static_cast<const unsigned long long*>(histogram), passes,
-             n, base, plan, static_cast<const void*>(keys_in), static_cast<void*>(keys_out),
-             static_cast<void*>(other_keys), values_in, Pairs ? values_out : nullptr,
-             Pairs ? other_values : nullptr);
+  wb::launch({dim3(1), dim3(radix)}, onesweep_plan_kernel, static_cast<const unsigned long long*>(histogram),
+             static_cast<const unsigned long long*>(in_order), passes, n, base, plan,
+             static_cast<const void*>(keys_in), static_cast<void*>(keys_out), static_cast<void*>(other_keys), values_in,
+             Pairs ? values_out : nullptr, Pairs ? other_values : nullptr);
   const bool few_digits = few_digits_kernel_runs<K, Pairs>(n, cfg);
   for (int p = 0; p < passes; ++p) {
     for (std::int64_t q = 0; q < portions; ++q) {

@@ -147,15 +147,17 @@ int run(std::int64_t n, int dist, int reps, const std::string& type, const std::
   // Room for the smallest tile of any variant (4096 keys): the workspace of twice the keys.
   wb::workspace_buffer ws(onesweep_workspace_bytes(2 * n, sizeof(K), cfg));
 
-  // The histogram kernel alone (with the memset of its counts).
-  wb::device_buffer<unsigned long long> histogram(onesweep::max_passes * onesweep::radix);
+  // The histogram kernel alone (with the memset of its counts and of the neighbours in order,
+  // the last word).
+  wb::device_buffer<unsigned long long> histogram(onesweep::max_passes * onesweep::radix + 1);
   auto histogram_only = [&] {
     WB_CHECK(cudaMemsetAsync(histogram.data(), 0, histogram.size() * sizeof(unsigned long long)));
     constexpr std::int64_t chunk = onesweep::histogram_block * onesweep::histogram_items;
     const std::int64_t blocks = std::min<std::int64_t>((n + chunk - 1) / chunk, std::int64_t{onesweep::histogram_blocks_per_sm} *
                                                                                     wb::multiprocessor_count());
     wb::launch({dim3(static_cast<unsigned>(blocks)), dim3(onesweep::histogram_block)},
-               solution::onesweep_histogram_kernel<K>, static_cast<const K*>(keys.data()), n, histogram.data());
+               solution::onesweep_histogram_kernel<K>, static_cast<const K*>(keys.data()), n, histogram.data(),
+               histogram.data() + onesweep::max_passes * onesweep::radix);
   };
   const auto h = wb::time_gpu(std::ref(histogram_only), {2, reps, true});
   std::printf("%-6s dist%d n=%11lld %-5s cub %9.4f ms   histogram kernel %8.4f ms\n", type.c_str(), dist,

@@ -405,6 +405,7 @@ TEST_SUITE("sort/5 onesweep") {
         sorting += varies ? 1 : 0;
       }
       if (sorting == 0) expected.back() = onesweep::pass_copy;  // the output is a copy of the input
+      REQUIRE_FALSE(in_key_order(keys));  // (keys in order are copied: the next test case)
       workspace_buffer<K> ws(static_cast<std::int64_t>(keys.size()), cfg);
       for (const bool pairs : {false, true}) {
         const auto values = pairs ? positions(keys.size()) : std::vector<std::uint32_t>{};
@@ -447,9 +448,88 @@ TEST_SUITE("sort/5 onesweep") {
       auto few_small = wb::gen::few_distinct<std::uint32_t>(n, wb::testing::seed(++salt), 16);
       for (auto& k : few_small) k &= 0xFFFu;  // few distinct values that share their high digits
       check_plan(few_small, cfg, "16 distinct uint32 below 2^12");
-      check_plan(wb::gen::all_equal<std::int64_t>(n, std::int64_t{-5}), cfg, "int64, all equal");
       check_plan(seeded_keys<float>(n, wb::testing::seed(++salt)), cfg, "float, the whole range");
     }
+  }
+  TEST_CASE("onesweep: keys already in order are copied, one pair out of order anywhere is sorted") {
+    // The histogram kernel counts the keys in order with their left neighbour (key i - 1 <=
+    // key i, by key_bits); with all n of them no pass sorts and the last one copies. While a
+    // block has seen no key out of order, its warps read rows of 32 keys: a key's left
+    // neighbour is in the lane before, in lane 31 of the row before, or (the warp's first key)
+    // in memory; after the first one out of order the block goes on with the plain histogram.
+    // One swapped pair at each of those boundaries, and across warps, chunks and the histogram
+    // blocks' grid-stride loop (a block that has switched, a block that finds its first pair
+    // out of order in its second chunk), must be found, or the copy is unsorted. On the
+    // solution track the plan is read back as well.
+    using namespace sort::onesweep;
+    constexpr std::int64_t chunk = std::int64_t{histogram_block} * histogram_items;
+    const std::int64_t n = 5 * chunk + 3;
+    config three{};
+    three.onesweep_histogram_blocks = 3;  // a grid-stride loop over the chunks
+    auto check_order = [&]<class K>(const std::vector<K>& keys, const config& cfg, const std::string& what) {
+      const bool in_order = in_key_order(keys);
+      workspace_buffer<K> ws(static_cast<std::int64_t>(keys.size()), cfg);
+      for (const bool pairs : {false, true}) {
+        const auto values = pairs ? positions(keys.size()) : std::vector<std::uint32_t>{};
+        wb::device_buffer<K> d_keys(keys), d_out(keys.size());
+        wb::device_buffer<std::uint32_t> d_values(values), d_values_out(values.size());
+        d_out.fill_bytes(0xA5);
+        sort::WB_TRACK::sort_onesweep<K>(d_keys.data(), d_out.data(), pairs ? d_values.data() : nullptr,
+                                         pairs ? d_values_out.data() : nullptr, static_cast<std::int64_t>(keys.size()),
+                                         ws.view(), cfg);
+        WB_CHECK(cudaDeviceSynchronize());
+        INFO(what << ", n " << keys.size() << (pairs ? ", key-value" : ", keys only"));
+        const std::string why = sort_error(keys, values, sorted<K>{d_out.to_host(), pairs ? d_values_out.to_host()
+                                                                                             : std::vector<std::uint32_t>{}});
+        CHECK_MESSAGE(why.empty(), why);
+        if (!wb::testing::testing_solution) continue;  // the exercise need not count the pairs in order
+        const auto modes = onesweep::pass_modes(ws.view(), static_cast<std::int64_t>(keys.size()), sizeof(K),
+                                                !std::is_same_v<K, bits_of<K>>, pairs, cfg);
+        const bool copied = modes.back() == pass_copy &&
+                            std::all_of(modes.begin(), modes.end() - 1, [](pass_mode m) { return m == pass_skip; });
+        CHECK(copied == in_order);
+      }
+    };
+    auto ascending = [&]<class K>(K first, K step) {
+      std::vector<K> keys(static_cast<std::size_t>(n));
+      for (std::int64_t i = 0; i < n; ++i) {
+        keys[static_cast<std::size_t>(i)] = static_cast<K>(first + static_cast<K>(i) * step);
+      }
+      return keys;
+    };
+    const auto u32 = ascending(std::uint32_t{5}, std::uint32_t{7});
+    const auto i32 = ascending(std::int32_t{-7 * 2 * chunk}, std::int32_t{7});  // across zero (the flipped sign bit)
+    const auto i64 = ascending(std::int64_t{-1} << 45, std::int64_t{1} << 33);
+    const auto f32 = ascending(-1000.5f, 0.25f);
+    for (const config& cfg : {config{}, three}) {
+      check_order(u32, cfg, "uint32 ascending");
+      check_order(i32, cfg, "int32 ascending");
+      check_order(i64, cfg, "int64 ascending");
+      check_order(f32, cfg, "float ascending");
+      // Left neighbours across a lane, a row of 32, a warp's rows, a chunk, a histogram block, the end.
+      constexpr std::int64_t warp_keys = 32 * histogram_items;
+      for (const std::int64_t at : {std::int64_t{1}, std::int64_t{17}, std::int64_t{32}, std::int64_t{64},
+                                    warp_keys, warp_keys + 32, chunk - 1, chunk, 3 * chunk, n - 1}) {
+        auto swapped = u32;
+        std::swap(swapped[static_cast<std::size_t>(at - 1)], swapped[static_cast<std::size_t>(at)]);
+        check_order(swapped, cfg,
+                    "uint32 ascending, keys " + std::to_string(at - 1) + " and " + std::to_string(at) + " swapped");
+      }
+    }
+    auto i64_swapped = i64;
+    std::swap(i64_swapped[static_cast<std::size_t>(chunk - 1)], i64_swapped[static_cast<std::size_t>(chunk)]);
+    check_order(i64_swapped, config{}, "int64 ascending, a pair swapped across a chunk");
+    // Equal neighbours are in order (stable: a copy keeps the values' order); -0.0 before +0.0
+    // is in key_bits' order, +0.0 before -0.0 is not.
+    auto runs = wb::gen::few_distinct<std::int32_t>(static_cast<std::size_t>(n), wb::testing::seed(1790), 16);
+    std::sort(runs.begin(), runs.end());
+    check_order(runs, config{}, "int32, 16 distinct, in order");
+    check_order(std::vector<float>{-1.0f, -0.0f, 0.0f, 2.0f}, config{}, "float, -0 then +0");
+    check_order(std::vector<float>{-1.0f, 0.0f, -0.0f, 2.0f}, config{}, "float, +0 then -0");
+    check_order(std::vector<std::uint32_t>{7}, config{}, "one key");
+    check_order(std::vector<std::uint32_t>{9, 8}, config{}, "two keys out of order");
+    check_order(wb::gen::all_equal<std::int64_t>(static_cast<std::size_t>(n), std::int64_t{-5}), config{},
+                "int64, all equal");
   }
   TEST_CASE("onesweep: one workspace, several sorts") {
     // Stale tile counters or status words of an earlier sort must not leak into the next one.
