@@ -12,7 +12,9 @@
 //   sort_onesweep_variants --list                 the variants of each key size
 //
 // One line per size and variant: median ms of --reps runs, CUB's median, CUB / variant.
-// Per size, also the histogram kernel alone (with the memset of its counts).
+// Per size, also the histogram kernel alone (with the memset of its counts), and what it
+// costs without the count of keys in order (the plain histogram: the stage kernel's second
+// loop for every chunk). `--variants none` times the histograms only.
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -45,6 +47,36 @@ constexpr auto votes = peer_method::ballots;
 constexpr auto ored = peer_method::shared_or;
 constexpr auto over = onesweep::staging::over_counters;
 constexpr auto beside = onesweep::staging::beside_counters;
+
+// The stage's histogram kernel without the count of keys in order: row k of the block's
+// threads reads keys [k * 256, (k + 1) * 256) of each chunk, and counts their digits.
+template <class K>
+__global__ void __launch_bounds__(onesweep::histogram_block)
+    plain_histogram_kernel(const K* keys, std::int64_t n, unsigned long long* histogram) {
+  using U = bits_of<K>;
+  constexpr int passes = static_cast<int>(sizeof(U));
+  constexpr int block = onesweep::histogram_block;
+  constexpr std::int64_t chunk = std::int64_t{block} * onesweep::histogram_items;
+  __shared__ unsigned count[passes * onesweep::radix];
+  for (int i = static_cast<int>(threadIdx.x); i < passes * onesweep::radix; i += block) count[i] = 0;
+  __syncthreads();
+  for (std::int64_t begin = blockIdx.x * chunk; begin < n; begin += std::int64_t{gridDim.x} * chunk) {
+    U key[onesweep::histogram_items];
+#pragma unroll
+    for (int k = 0; k < onesweep::histogram_items; ++k) {
+      const std::int64_t i = begin + k * block + threadIdx.x;
+      key[k] = i < n ? key_bits<K>::to_bits(keys[i]) : U{0};
+    }
+#pragma unroll
+    for (int k = 0; k < onesweep::histogram_items; ++k) {
+      if (begin + k * block + threadIdx.x < n) solution::count_digits(count, key[k]);
+    }
+  }
+  __syncthreads();
+  for (int i = static_cast<int>(threadIdx.x); i < passes * onesweep::radix; i += block) {
+    if (count[i] != 0) atomicAdd(&histogram[i], static_cast<unsigned long long>(count[i]));
+  }
+}
 
 template <class K, bool Pairs>
 using runner = void (*)(const K*, K*, const std::uint32_t*, std::uint32_t*, std::int64_t, const workspace&,
@@ -147,21 +179,26 @@ int run(std::int64_t n, int dist, int reps, const std::string& type, const std::
   // Room for the smallest tile of any variant (4096 keys): the workspace of twice the keys.
   wb::workspace_buffer ws(onesweep_workspace_bytes(2 * n, sizeof(K), cfg));
 
-  // The histogram kernel alone (with the memset of its counts and of the neighbours in order,
-  // the last word).
+  // The histogram kernel alone (with the memset of its counts and of the keys in order, the
+  // last word), and the plain histogram without that count.
   wb::device_buffer<unsigned long long> histogram(onesweep::max_passes * onesweep::radix + 1);
+  const std::int64_t histogram_blocks = onesweep::histogram_blocks_for(n, wb::multiprocessor_count(), 0);
+  const wb::launch_config histogram_launch{dim3(static_cast<unsigned>(histogram_blocks)),
+                                           dim3(onesweep::histogram_block)};
   auto histogram_only = [&] {
     WB_CHECK(cudaMemsetAsync(histogram.data(), 0, histogram.size() * sizeof(unsigned long long)));
-    constexpr std::int64_t chunk = onesweep::histogram_block * onesweep::histogram_items;
-    const std::int64_t blocks = std::min<std::int64_t>((n + chunk - 1) / chunk, std::int64_t{onesweep::histogram_blocks_per_sm} *
-                                                                                    wb::multiprocessor_count());
-    wb::launch({dim3(static_cast<unsigned>(blocks)), dim3(onesweep::histogram_block)},
-               solution::onesweep_histogram_kernel<K>, static_cast<const K*>(keys.data()), n, histogram.data(),
-               histogram.data() + onesweep::max_passes * onesweep::radix);
+    wb::launch(histogram_launch, solution::onesweep_histogram_kernel<K>, static_cast<const K*>(keys.data()), n,
+               histogram.data(), histogram.data() + onesweep::max_passes * onesweep::radix);
+  };
+  auto plain_histogram = [&] {
+    WB_CHECK(cudaMemsetAsync(histogram.data(), 0, histogram.size() * sizeof(unsigned long long)));
+    wb::launch(histogram_launch, plain_histogram_kernel<K>, static_cast<const K*>(keys.data()), n, histogram.data());
   };
   const auto h = wb::time_gpu(std::ref(histogram_only), {2, reps, true});
-  std::printf("%-6s dist%d n=%11lld %-5s cub %9.4f ms   histogram kernel %8.4f ms\n", type.c_str(), dist,
-              static_cast<long long>(n), Pairs ? "pairs" : "keys", cub_time.median_ms, h.median_ms);
+  const auto plain = wb::time_gpu(std::ref(plain_histogram), {2, reps, true});
+  std::printf("%-6s dist%d n=%11lld %-5s cub %9.4f ms   histogram kernel %8.4f ms (without the order count %8.4f)\n",
+              type.c_str(), dist, static_cast<long long>(n), Pairs ? "pairs" : "keys", cub_time.median_ms,
+              h.median_ms, plain.median_ms);
   int failures = 0;
   for (const auto& v : variants<K, Pairs>()) {
     if (!only.empty() && std::find(only.begin(), only.end(), std::string(v.name)) == only.end()) continue;
