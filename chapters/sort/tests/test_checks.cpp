@@ -127,6 +127,25 @@ void check_pass_kernels(const std::vector<K>& keys, const config& cfg, bool few_
   }
 }
 
+// Stage 5 on keys (with pairs, their positions as values) in ws, checked against
+// std::stable_sort; returns the plan the device wrote, pass by pass.
+template <class K>
+std::vector<onesweep::pass_mode> sort_and_read_plan(const std::vector<K>& keys, bool pairs, workspace_buffer<K>& ws,
+                                                    const config& cfg) {
+  const auto n = static_cast<std::int64_t>(keys.size());
+  const auto values = pairs ? positions(keys.size()) : std::vector<std::uint32_t>{};
+  wb::device_buffer<K> d_keys(keys), d_out(keys.size());
+  wb::device_buffer<std::uint32_t> d_values(values), d_values_out(values.size());
+  d_out.fill_bytes(0xA5);
+  sort::WB_TRACK::sort_onesweep<K>(d_keys.data(), d_out.data(), pairs ? d_values.data() : nullptr,
+                                   pairs ? d_values_out.data() : nullptr, n, ws.view(), cfg);
+  WB_CHECK(cudaDeviceSynchronize());
+  const std::string why = sort_error(
+      keys, values, sorted<K>{d_out.to_host(), pairs ? d_values_out.to_host() : std::vector<std::uint32_t>{}});
+  CHECK_MESSAGE(why.empty(), why);
+  return onesweep::pass_modes(ws.view(), n, sizeof(K), !std::is_same_v<K, bits_of<K>>, pairs, cfg);
+}
+
 void check_all(int stage) {
   check_sizes<std::uint32_t>(stage, 100);
   check_sizes<std::int32_t>(stage, 200);
@@ -408,22 +427,9 @@ TEST_SUITE("sort/5 onesweep") {
       REQUIRE_FALSE(in_key_order(keys));  // (keys in order are copied: the next test case)
       workspace_buffer<K> ws(static_cast<std::int64_t>(keys.size()), cfg);
       for (const bool pairs : {false, true}) {
-        const auto values = pairs ? positions(keys.size()) : std::vector<std::uint32_t>{};
-        wb::device_buffer<K> d_keys(keys), d_out(keys.size());
-        wb::device_buffer<std::uint32_t> d_values(values), d_values_out(values.size());
-        d_out.fill_bytes(0xA5);
-        sort::WB_TRACK::sort_onesweep<K>(d_keys.data(), d_out.data(), pairs ? d_values.data() : nullptr,
-                                         pairs ? d_values_out.data() : nullptr, static_cast<std::int64_t>(keys.size()),
-                                         ws.view(), cfg);
-        WB_CHECK(cudaDeviceSynchronize());
         INFO(what << ", n " << keys.size() << (pairs ? ", key-value" : ", keys only") << ", " << sorting
                   << " of " << passes << " digits vary");
-        const std::string why = sort_error(keys, values, sorted<K>{d_out.to_host(), pairs ? d_values_out.to_host()
-                                                                                             : std::vector<std::uint32_t>{}});
-        CHECK_MESSAGE(why.empty(), why);
-        const auto modes = onesweep::pass_modes(ws.view(), static_cast<std::int64_t>(keys.size()), sizeof(K),
-                                                !std::is_same_v<K, U>, pairs, cfg);
-        CHECK(modes == expected);
+        CHECK(sort_and_read_plan(keys, pairs, ws, cfg) == expected);
       }
     };
     auto narrow = [&]<class K>(K lo, K hi) { return wb::gen::uniform<K>(n, wb::testing::seed(++salt), lo, hi); };
@@ -470,21 +476,9 @@ TEST_SUITE("sort/5 onesweep") {
       const bool in_order = in_key_order(keys);
       workspace_buffer<K> ws(static_cast<std::int64_t>(keys.size()), cfg);
       for (const bool pairs : {false, true}) {
-        const auto values = pairs ? positions(keys.size()) : std::vector<std::uint32_t>{};
-        wb::device_buffer<K> d_keys(keys), d_out(keys.size());
-        wb::device_buffer<std::uint32_t> d_values(values), d_values_out(values.size());
-        d_out.fill_bytes(0xA5);
-        sort::WB_TRACK::sort_onesweep<K>(d_keys.data(), d_out.data(), pairs ? d_values.data() : nullptr,
-                                         pairs ? d_values_out.data() : nullptr, static_cast<std::int64_t>(keys.size()),
-                                         ws.view(), cfg);
-        WB_CHECK(cudaDeviceSynchronize());
         INFO(what << ", n " << keys.size() << (pairs ? ", key-value" : ", keys only"));
-        const std::string why = sort_error(keys, values, sorted<K>{d_out.to_host(), pairs ? d_values_out.to_host()
-                                                                                             : std::vector<std::uint32_t>{}});
-        CHECK_MESSAGE(why.empty(), why);
-        if (!wb::testing::testing_solution) continue;  // the exercise need not count the pairs in order
-        const auto modes = onesweep::pass_modes(ws.view(), static_cast<std::int64_t>(keys.size()), sizeof(K),
-                                                !std::is_same_v<K, bits_of<K>>, pairs, cfg);
+        const auto modes = sort_and_read_plan(keys, pairs, ws, cfg);
+        if (!wb::testing::testing_solution) continue;  // the exercise need not count the keys in order
         const bool copied = modes.back() == pass_copy &&
                             std::all_of(modes.begin(), modes.end() - 1, [](pass_mode m) { return m == pass_skip; });
         CHECK(copied == in_order);
