@@ -68,7 +68,7 @@ void run(const K* keys_in, K* keys_out, const std::uint32_t* values_in, std::uin
 
   const int sm_count = wb::multiprocessor_count();  // read once a sort, not once a launch
   if (cfg.onesweep_run != onesweep_part::after_histogram) {
-    // Tile counters, histogram, the count of neighbours in order and the first sorting pass's
+    // Tile counters, histogram, the count of keys in order and the first sorting pass's
     // status words start at zero; each sorting pass clears the other status array for the next.
     WB_CHECK(cudaMemsetAsync(scratch, 0, l.zeroed_end));
     const std::int64_t histogram_blocks = histogram_blocks_for(n, sm_count, cfg.onesweep_histogram_blocks);

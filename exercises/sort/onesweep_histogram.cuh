@@ -25,8 +25,8 @@ __global__ void onesweep_histogram_kernel(const K* keys, std::int64_t n, unsigne
                                           unsigned long long* in_order) {
   // TODO(sort/5): a shared count per (pass, digit); a grid-stride loop over the keys adds
   // every pass's digit of each key (on key_bits' pattern); then add the block's counts to
-  // histogram with global atomics. (Optional: left at zero, *in_order
-  // only means that every input goes through the passes.)
+  // histogram with global atomics. Optional: count the keys in order into *in_order (left at
+  // zero, it only means that every input goes through the passes).
 }
 
 // 2. One block of radix threads (8 warps: one a pass, if you like): each pass's bucket starts
