@@ -22,6 +22,26 @@ __device__ __forceinline__ void count_digits(unsigned* count, U key) {
   for (int p = 0; p < passes; ++p) atomicAdd(&count[p * radix + digit_of(key, p * onesweep_bits, onesweep_bits)], 1u);
 }
 
+// The plain histogram of this block's chunks from `begin` on, `stride` keys apart: row k of the
+// block's threads reads keys [k * histogram_block, (k + 1) * histogram_block) of each chunk.
+template <class K>
+__device__ __forceinline__ void count_chunks(const K* keys, std::int64_t n, std::int64_t begin, std::int64_t stride,
+                                             unsigned* count) {
+  using U = bits_of<K>;
+  for (; begin < n; begin += stride) {
+    U key[histogram_items];
+#pragma unroll
+    for (int k = 0; k < histogram_items; ++k) {  // all loads first, so they are in flight together
+      const std::int64_t i = begin + k * histogram_block + threadIdx.x;
+      key[k] = i < n ? key_bits<K>::to_bits(keys[i]) : U{0};
+    }
+#pragma unroll
+    for (int k = 0; k < histogram_items; ++k) {
+      if (begin + k * histogram_block + threadIdx.x < n) count_digits(count, key[k]);
+    }
+  }
+}
+
 // How many of a warp's keys (rows of 32 consecutive keys, `here` of them, the first at rows[0])
 // are in order with their left neighbour: in the lane before, or for lane 0 in lane 31 of the
 // row before; only the warp's first key needs one from memory (key 0 has none: it counts, so
@@ -98,18 +118,7 @@ __global__ void __launch_bounds__(histogram_block, sizeof(K) == 4 ? histogram_bl
     }
     all_in_order = __syncthreads_or(out_of_order) == 0;
   }
-  for (; begin < n; begin += stride) {
-    U key[histogram_items];
-#pragma unroll
-    for (int k = 0; k < histogram_items; ++k) {
-      const std::int64_t i = begin + k * histogram_block + threadIdx.x;
-      key[k] = i < n ? key_bits<K>::to_bits(keys[i]) : U{0};
-    }
-#pragma unroll
-    for (int k = 0; k < histogram_items; ++k) {
-      if (begin + k * histogram_block + threadIdx.x < n) count_digits(count, key[k]);
-    }
-  }
+  count_chunks(keys, n, begin, stride, count);
   thread_in_order = wb::device::warp_sum(thread_in_order);
   if (lane == 0 && thread_in_order != 0) {
     atomicAdd(&block_in_order, static_cast<unsigned long long>(thread_in_order));

@@ -48,32 +48,19 @@ constexpr auto ored = peer_method::shared_or;
 constexpr auto over = onesweep::staging::over_counters;
 constexpr auto beside = onesweep::staging::beside_counters;
 
-// The stage's histogram kernel without the count of keys in order: row k of the block's
-// threads reads keys [k * 256, (k + 1) * 256) of each chunk, and counts their digits.
+// The stage's histogram kernel without the count of keys in order: every chunk the plain
+// way (the stage's count_chunks).
 template <class K>
 __global__ void __launch_bounds__(onesweep::histogram_block)
     plain_histogram_kernel(const K* keys, std::int64_t n, unsigned long long* histogram) {
-  using U = bits_of<K>;
-  constexpr int passes = static_cast<int>(sizeof(U));
-  constexpr int block = onesweep::histogram_block;
-  constexpr std::int64_t chunk = std::int64_t{block} * onesweep::histogram_items;
-  __shared__ unsigned count[passes * onesweep::radix];
-  for (int i = static_cast<int>(threadIdx.x); i < passes * onesweep::radix; i += block) count[i] = 0;
+  constexpr int counts = static_cast<int>(sizeof(bits_of<K>)) * onesweep::radix;
+  constexpr std::int64_t chunk = std::int64_t{onesweep::histogram_block} * onesweep::histogram_items;
+  __shared__ unsigned count[counts];
+  for (int i = static_cast<int>(threadIdx.x); i < counts; i += onesweep::histogram_block) count[i] = 0;
   __syncthreads();
-  for (std::int64_t begin = blockIdx.x * chunk; begin < n; begin += std::int64_t{gridDim.x} * chunk) {
-    U key[onesweep::histogram_items];
-#pragma unroll
-    for (int k = 0; k < onesweep::histogram_items; ++k) {
-      const std::int64_t i = begin + k * block + threadIdx.x;
-      key[k] = i < n ? key_bits<K>::to_bits(keys[i]) : U{0};
-    }
-#pragma unroll
-    for (int k = 0; k < onesweep::histogram_items; ++k) {
-      if (begin + k * block + threadIdx.x < n) solution::count_digits(count, key[k]);
-    }
-  }
+  solution::count_chunks(keys, n, blockIdx.x * chunk, std::int64_t{gridDim.x} * chunk, count);
   __syncthreads();
-  for (int i = static_cast<int>(threadIdx.x); i < passes * onesweep::radix; i += block) {
+  for (int i = static_cast<int>(threadIdx.x); i < counts; i += onesweep::histogram_block) {
     if (count[i] != 0) atomicAdd(&histogram[i], static_cast<unsigned long long>(count[i]));
   }
 }

@@ -70,6 +70,26 @@ void check_extremes(int stage) {
   check_stage<float>(stage, many, cfg, "float extremes, NaNs, signed zeros, denormals");
 }
 
+// Stage 5 on keys (with pairs, their positions as values) in ws, checked against
+// std::stable_sort; returns the plan the device wrote, pass by pass.
+template <class K>
+std::vector<onesweep::pass_mode> sort_and_read_plan(const std::vector<K>& keys, bool pairs, workspace_buffer<K>& ws,
+                                                    const config& cfg) {
+  const auto n = static_cast<std::int64_t>(keys.size());
+  const auto values = pairs ? positions(keys.size()) : std::vector<std::uint32_t>{};
+  wb::device_buffer<K> d_keys(keys), d_out(keys.size());
+  wb::device_buffer<std::uint32_t> d_values(values), d_values_out(values.size());
+  d_out.fill_bytes(0xA5);
+  d_values_out.fill_bytes(0xA5);
+  sort::WB_TRACK::sort_onesweep<K>(d_keys.data(), d_out.data(), pairs ? d_values.data() : nullptr,
+                                   pairs ? d_values_out.data() : nullptr, n, ws.view(), cfg);
+  WB_CHECK(cudaDeviceSynchronize());
+  const std::string why = sort_error(
+      keys, values, sorted<K>{d_out.to_host(), pairs ? d_values_out.to_host() : std::vector<std::uint32_t>{}});
+  CHECK_MESSAGE(why.empty(), why);
+  return onesweep::pass_modes(ws.view(), n, sizeof(K), !std::is_same_v<K, bits_of<K>>, pairs, cfg);
+}
+
 // Stage 5 on keys (keys only, then key-value) against std::stable_sort, with its own
 // workspace; then, on the solution track, which kernel sorted each pass. The pass kernel's
 // blocks take one tile number a tile; the few-digits kernel's blocks take one a tile and then
@@ -91,18 +111,8 @@ void check_pass_kernels(const std::vector<K>& keys, const config& cfg, bool few_
   }
   workspace_buffer<K> ws(n, cfg);
   for (const bool pairs : {false, true}) {
-    const auto values = pairs ? positions(keys.size()) : std::vector<std::uint32_t>{};
-    wb::device_buffer<K> d_keys(keys), d_out(keys.size());
-    wb::device_buffer<std::uint32_t> d_values(values), d_values_out(values.size());
-    d_out.fill_bytes(0xA5);
-    d_values_out.fill_bytes(0xA5);
-    sort::WB_TRACK::sort_onesweep<K>(d_keys.data(), d_out.data(), pairs ? d_values.data() : nullptr,
-                                     pairs ? d_values_out.data() : nullptr, n, ws.view(), cfg);
-    WB_CHECK(cudaDeviceSynchronize());
     INFO("stage 5, " << what << ", n " << n << (pairs ? ", key-value" : ", keys only"));
-    const std::string why = sort_error(
-        keys, values, sorted<K>{d_out.to_host(), pairs ? d_values_out.to_host() : std::vector<std::uint32_t>{}});
-    CHECK_MESSAGE(why.empty(), why);
+    sort_and_read_plan(keys, pairs, ws, cfg);
     if (!wb::testing::testing_solution || n == 0) continue;  // the exercise's stage 5 has the pass kernel alone
     const onesweep::tile_shape shape = onesweep::stage_shape(sizeof(U), flipped, pairs, onesweep::long_tiles_for(n, cfg));
     const std::int64_t tile = shape.tile();
@@ -125,25 +135,6 @@ void check_pass_kernels(const std::vector<K>& keys, const config& cfg, bool few_
     CHECK(onesweep::pass_digits(ws.view(), n, sizeof(K), flipped, pairs, cfg) == digits);
     CHECK(onesweep::tiles_taken(ws.view(), n, sizeof(K), flipped, pairs, cfg) == expected);
   }
-}
-
-// Stage 5 on keys (with pairs, their positions as values) in ws, checked against
-// std::stable_sort; returns the plan the device wrote, pass by pass.
-template <class K>
-std::vector<onesweep::pass_mode> sort_and_read_plan(const std::vector<K>& keys, bool pairs, workspace_buffer<K>& ws,
-                                                    const config& cfg) {
-  const auto n = static_cast<std::int64_t>(keys.size());
-  const auto values = pairs ? positions(keys.size()) : std::vector<std::uint32_t>{};
-  wb::device_buffer<K> d_keys(keys), d_out(keys.size());
-  wb::device_buffer<std::uint32_t> d_values(values), d_values_out(values.size());
-  d_out.fill_bytes(0xA5);
-  sort::WB_TRACK::sort_onesweep<K>(d_keys.data(), d_out.data(), pairs ? d_values.data() : nullptr,
-                                   pairs ? d_values_out.data() : nullptr, n, ws.view(), cfg);
-  WB_CHECK(cudaDeviceSynchronize());
-  const std::string why = sort_error(
-      keys, values, sorted<K>{d_out.to_host(), pairs ? d_values_out.to_host() : std::vector<std::uint32_t>{}});
-  CHECK_MESSAGE(why.empty(), why);
-  return onesweep::pass_modes(ws.view(), n, sizeof(K), !std::is_same_v<K, bits_of<K>>, pairs, cfg);
 }
 
 void check_all(int stage) {

@@ -113,8 +113,7 @@ std::string sort_error(const std::vector<K>& keys, const std::vector<std::uint32
 // Whether the keys are already in the order the sort puts them in (key_bits' order).
 template <class K>
 bool in_key_order(const std::vector<K>& keys) {
-  return std::is_sorted(keys.begin(), keys.end(),
-                        [](K a, K b) { return key_bits<K>::to_bits(a) < key_bits<K>::to_bits(b); });
+  return std::is_sorted(keys.begin(), keys.end(), [](K a, K b) { return key_less(a, b); });
 }
 
 inline std::vector<std::uint32_t> positions(std::size_t n) {
