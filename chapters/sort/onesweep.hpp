@@ -161,6 +161,19 @@ constexpr std::int64_t few_digits_from(std::size_t key_bytes) {
 inline int match_digits_for(const config& cfg) {
   return cfg.onesweep_match_digits != 0 ? cfg.onesweep_match_digits : match_digits;
 }
+// The first sorting pass is different: its keys arrive in input order, so a warp's 32 lanes hold
+// about as many digit values as the pass has (on 16, about 13), where match_any costs the most;
+// in the passes after it the keys arrive grouped by the lower digits (on few distinct keys, most
+// warps hold one digit value), where it costs the least. On 16 distinct int32 keys at 2^24 the
+// first pass took the few-digits kernel 123 µs and the pass kernel 94 (CUB 102), a later one
+// 82 and 144 (CUB 79; Nsight Compute, H100). So the first sorting pass goes to the few-digits
+// kernel only when its digit takes at most first_pass_match_digits values
+// (cfg.onesweep_first_match_digits when that is not 0): the extremes' 4 (0x00, 0x01, 0xFE, 0xFF)
+// but not 16 distinct keys' 16 (chapter README, stage 5).
+inline constexpr int first_pass_match_digits = 4;
+inline int first_match_digits_for(const config& cfg) {
+  return cfg.onesweep_first_match_digits != 0 ? cfg.onesweep_first_match_digits : first_pass_match_digits;
+}
 
 // What a pass does, decided on the device from the histogram (so the host never waits).
 enum pass_mode : int {
@@ -179,6 +192,7 @@ struct pass_plan {
   const std::uint32_t* src_values;  // nullptr: keys only
   std::uint32_t* dst_values;
   int digits;  // how many digit values the pass's keys take (the solution's plan; few: the few-digits kernel)
+  bool first_sort;  // (the solution's plan) the first pass that sorts: its keys arrive in input order
 };
 
 // One launch of the pass kernel covers one portion of the input: at most 2^30 - 1 keys, so
@@ -196,7 +210,13 @@ struct pass_args {
   unsigned* tile_counter;           // this pass's and portion's, zero before
   int match_digits;                 // (keys alone) a pass of at most this many digit values is
                                     // the few-digits kernel's; -1: none is
+  int first_match_digits;           // ... the first sorting pass: at most this many
 };
+
+// Whether the few-digits kernel sorts the pass of plan p (its other kernel returns at once).
+constexpr bool few_digits_pass(const pass_plan& p, const pass_args& a) {
+  return p.mode == pass_sort && p.digits <= (p.first_sort ? a.first_match_digits : a.match_digits);
+}
 
 // The scratch of stage 5 for `tiles` tiles, `portions` portions of K keys.
 struct layout {

@@ -96,6 +96,7 @@ void run(const K* keys_in, K* keys_out, const std::uint32_t* values_in, std::uin
       args.status[1] = status1;
       args.tile_counter = counters + p * portions + q;
       args.match_digits = few_digits ? match_digits_for(cfg) : -1;
+      args.first_match_digits = few_digits ? std::min(first_match_digits_for(cfg), args.match_digits) : -1;
 #if defined(SORT_ONESWEEP_FEW_DIGITS_KERNEL)
       if constexpr (few_digits_kernel_for(Pairs)) {
         if (few_digits) {  // as many blocks as the SMs hold at once, each sorting tile after tile

@@ -61,6 +61,10 @@ struct config {
   // its default (onesweep.hpp, match_digits); negative: never; 256: every sorting pass. Tests
   // run both kernels on the same keys; the experiments sweep it.
   int onesweep_match_digits = 0;
+  // ... except the first pass that sorts (its keys arrive in input order): at most this many
+  // digit values; 0: its default (onesweep.hpp, first_pass_match_digits); negative: never.
+  // The experiments sweep it.
+  int onesweep_first_match_digits = 0;
   // ... on this many keys or more; 0: its default (onesweep.hpp, few_digits_from). Tests set
   // it small to run the few-digits kernel on few keys.
   std::int64_t onesweep_few_digits_from = 0;

@@ -6,7 +6,8 @@
 // fewer distinct digits the warp's lanes hold, where the pass kernel's ballots cost the same
 // on any keys. The pass kernel keeps its ranking (faster on random digits); a pass whose digit
 // takes at most a.match_digits values over the whole input (the plan counted them from the
-// histogram) is sorted here instead, and the pass kernel's blocks return at once on it.
+// histogram; the first sorting pass, whose keys arrive unsorted: a.first_match_digits) is sorted
+// here instead, and the pass kernel's blocks return at once on it (few_digits_pass, onesweep.hpp).
 #pragma once
 
 #include <cstdint>
@@ -30,7 +31,7 @@ namespace sort::WB_TRACK {
 template <class K, bool Pairs, class Shape>
 __global__ void __launch_bounds__(Shape::block, Shape::min_blocks) onesweep_few_digits_kernel(const pass_args a) {
   static_assert(Shape::peers == peer_method::match_any, "a pass of few digit values ranks by match_any");
-  if (a.plan->mode != pass_sort || a.plan->digits > a.match_digits) return;
+  if (!few_digits_pass(*a.plan, a)) return;
   __shared__ pass_shared sh;
   // The arguments too, read anew for each tile: what the tiles share would otherwise be
   // computed once, before the loop, and held in registers the ranking needs (it spills).

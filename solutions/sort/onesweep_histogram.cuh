@@ -133,8 +133,9 @@ __global__ void __launch_bounds__(histogram_block, sizeof(K) == 4 ? histogram_bl
 // 2. One block of radix threads, one warp a pass (8 warps: the 8 passes of 64-bit keys): each
 // pass's bucket starts (an exclusive sum of its counts) into base[p][0][d], and the plan: which
 // passes sort (a digit position where some keys differ), from which buffer into which, so
-// that the last sorting pass lands in the output, and how many digit values each pass's keys
-// take (a pass of few is ranked by match_any: onesweep_few_digits.cuh). Keys already in order
+// that the last sorting pass lands in the output, how many digit values each pass's keys take
+// (a pass of few is ranked by match_any: onesweep_few_digits.cuh) and which pass sorts first
+// (its keys arrive in input order: it takes match_any at fewer). Keys already in order
 // (in_order: all n keys) sort in no pass: the last one copies them. A warp scans its pass
 // with shuffles alone: the passes are scanned side by side, and the block meets at one
 // barrier, where a scan of the whole block for each pass would wait at barriers pass after pass.
@@ -184,16 +185,16 @@ __global__ void __launch_bounds__(radix)
   const std::uint32_t* src_values = values_in;
   int run = 0;
   for (int p = 0; p < passes; ++p) {
-    pass_plan here{pass_skip, 0, nullptr, nullptr, nullptr, nullptr, digits[p]};
+    pass_plan here{pass_skip, 0, nullptr, nullptr, nullptr, nullptr, digits[p], false};
     if (sorts[p]) {
       const bool into_output = (sorting - 1 - run) % 2 == 0;
       here = {pass_sort, run % 2, src, into_output ? keys_out : other_keys, src_values,
-              values_in == nullptr ? nullptr : (into_output ? values_out : other_values), digits[p]};
+              values_in == nullptr ? nullptr : (into_output ? values_out : other_values), digits[p], run == 0};
       src = here.dst_keys;
       src_values = here.dst_values;
       ++run;
     } else if (sorting == 0 && p == passes - 1) {
-      here = {pass_copy, 0, keys_in, keys_out, values_in, values_out, digits[p]};
+      here = {pass_copy, 0, keys_in, keys_out, values_in, values_out, digits[p], false};
     }
     plan[p] = here;
   }

@@ -250,7 +250,7 @@ __global__ void __launch_bounds__(Shape::block, Shape::min_blocks) onesweep_pass
   const int mode = a.plan->mode;
   if (mode == pass_skip) return;
   if constexpr (few_digits_kernel_for(Pairs)) {
-    if (mode == pass_sort && a.plan->digits <= a.match_digits) return;  // the few-digits kernel's pass
+    if (few_digits_pass(*a.plan, a)) return;  // the few-digits kernel's pass
   }
   const int tid = static_cast<int>(threadIdx.x);
   if (mode == pass_copy) {  // every pass skipped: the output is the input

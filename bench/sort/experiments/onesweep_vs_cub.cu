@@ -13,9 +13,11 @@
 // (keys without values: a pass whose digit takes at most that many values over the input is sorted by
 // the few-digits kernel, ranking with match_any; 0: the stage's default, -1: never, 256:
 // every sorting pass; key-value sorts never take it), each row beside CUB's time of the same
-// input. Each row also says how many passes the few-digits kernel sorted (read back from the
-// passes' tile counters). --histogram-blocks: the histogram kernel in this many blocks
-// (config::onesweep_histogram_blocks; 0: the stage's rule).
+// input; --first-match-digits: for each of those, once for each value of
+// config::onesweep_first_match_digits (the same for the first sorting pass). Each row also says
+// how many passes the few-digits kernel sorted (read back from the passes' tile counters).
+// --histogram-blocks: the histogram kernel in this many blocks (config::onesweep_histogram_blocks;
+// 0: the stage's rule).
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
@@ -41,7 +43,7 @@ struct row {
   std::string type, dist;
   std::int64_t n;
   bool pairs;
-  int passes, sorted_passes, few_digit_passes, match_digits;
+  int passes, sorted_passes, few_digit_passes, match_digits, first_match_digits;
   double stage5_ms, stage5_min_ms, cub_ms;
   unsigned long long mismatches;
 };
@@ -52,6 +54,7 @@ struct options {
   bool pairs = false;
   int reps = 10;
   std::vector<int> match_values{0};
+  std::vector<int> first_match_values{0};
   std::int64_t few_digits_from = 0;
   int histogram_blocks = 0;
 };
@@ -76,41 +79,55 @@ std::vector<row> run(std::int64_t n, int dist, const options& o) {
   wb::workspace_buffer ws(sort::onesweep_workspace_bytes(n, sizeof(K), sort::config{}));
   std::vector<row> rows;
   for (const int match : o.match_values) {
-    sort::config cfg{};
-    cfg.onesweep_match_digits = match;
-    cfg.onesweep_few_digits_from = o.few_digits_from;
-    cfg.onesweep_histogram_blocks = o.histogram_blocks;
-    out.fill_bytes(0xA5);
-    if (pairs) vout.fill_bytes(0xA5);
-    auto ours = [&] {
-      sort::solution::sort_onesweep<K>(keys.data(), out.data(), vin, pairs ? vout.data() : nullptr, n, ws.view(), cfg);
-    };
-    ours();
-    const auto mismatches = sort_experiment::mismatches<K>(out.data(), ref.data(), pairs ? vout.data() : nullptr,
-                                                          pairs ? vref.data() : nullptr, n);
-    constexpr bool flipped = !std::is_same_v<K, U>;
-    const auto modes = sort::onesweep::pass_modes(ws.view(), n, sizeof(K), flipped, pairs, cfg);
-    // A pass whose blocks took more tile numbers than there are tiles: the few-digits kernel's.
-    const auto taken = sort::onesweep::tiles_taken(ws.view(), n, sizeof(K), flipped, pairs, cfg);
-    const std::int64_t tile =
-        sort::onesweep::stage_shape(sizeof(K), flipped, pairs, sort::onesweep::long_tiles_for(n, cfg)).tile();
-    const std::int64_t tiles = (n + tile - 1) / tile;
-    int sorted_passes = 0, few_digit_passes = 0;
-    for (std::size_t p = 0; p < modes.size(); ++p) {
-      sorted_passes += modes[p] == sort::onesweep::pass_sort ? 1 : 0;
-      few_digit_passes += modes[p] == sort::onesweep::pass_sort && taken[p] > tiles ? 1 : 0;
+    for (const int first_match : o.first_match_values) {
+      sort::config cfg{};
+      cfg.onesweep_match_digits = match;
+      cfg.onesweep_first_match_digits = first_match;
+      cfg.onesweep_few_digits_from = o.few_digits_from;
+      cfg.onesweep_histogram_blocks = o.histogram_blocks;
+      out.fill_bytes(0xA5);
+      if (pairs) vout.fill_bytes(0xA5);
+      auto ours = [&] {
+        sort::solution::sort_onesweep<K>(keys.data(), out.data(), vin, pairs ? vout.data() : nullptr, n, ws.view(),
+                                         cfg);
+      };
+      ours();
+      const auto mismatches = sort_experiment::mismatches<K>(out.data(), ref.data(), pairs ? vout.data() : nullptr,
+                                                            pairs ? vref.data() : nullptr, n);
+      constexpr bool flipped = !std::is_same_v<K, U>;
+      const auto modes = sort::onesweep::pass_modes(ws.view(), n, sizeof(K), flipped, pairs, cfg);
+      // A pass whose blocks took more tile numbers than there are tiles: the few-digits kernel's.
+      const auto taken = sort::onesweep::tiles_taken(ws.view(), n, sizeof(K), flipped, pairs, cfg);
+      const std::int64_t tile =
+          sort::onesweep::stage_shape(sizeof(K), flipped, pairs, sort::onesweep::long_tiles_for(n, cfg)).tile();
+      const std::int64_t tiles = (n + tile - 1) / tile;
+      int sorted_passes = 0, few_digit_passes = 0;
+      for (std::size_t p = 0; p < modes.size(); ++p) {
+        sorted_passes += modes[p] == sort::onesweep::pass_sort ? 1 : 0;
+        few_digit_passes += modes[p] == sort::onesweep::pass_sort && taken[p] > tiles ? 1 : 0;
+      }
+      const auto t = wb::time_gpu(std::ref(ours), {2, reps, true});
+      const row r{o.type,
+                  sort_experiment::dist_names[dist],
+                  n,
+                  pairs,
+                  static_cast<int>(modes.size()),
+                  sorted_passes,
+                  few_digit_passes,
+                  sort::onesweep::match_digits_for(cfg),
+                  sort::onesweep::first_match_digits_for(cfg),
+                  t.median_ms,
+                  t.min_ms,
+                  cub_time.median_ms,
+                  mismatches};
+      std::printf("%-6s %-8s n=%11lld %-5s match %4d (first %4d)  stage 5 %9.4f ms (min %8.4f, %d of %d passes, "
+                  "%d few-digit)  cub %9.4f ms  cub/ours %5.2f  %s (%llu)\n",
+                  r.type.c_str(), r.dist.c_str(), static_cast<long long>(n), pairs ? "pairs" : "keys", r.match_digits,
+                  r.first_match_digits, r.stage5_ms, r.stage5_min_ms, r.sorted_passes, r.passes, r.few_digit_passes,
+                  r.cub_ms, r.cub_ms / r.stage5_ms, mismatches == 0 ? "ok" : "WRONG", mismatches);
+      std::fflush(stdout);
+      rows.push_back(r);
     }
-    const auto t = wb::time_gpu(std::ref(ours), {2, reps, true});
-    const row r{o.type, sort_experiment::dist_names[dist], n, pairs, static_cast<int>(modes.size()), sorted_passes,
-                few_digit_passes,
-                sort::onesweep::match_digits_for(cfg), t.median_ms, t.min_ms, cub_time.median_ms, mismatches};
-    std::printf("%-6s %-8s n=%11lld %-5s match %4d  stage 5 %9.4f ms (min %8.4f, %d of %d passes, %d few-digit)  "
-                "cub %9.4f ms  cub/ours %5.2f  %s (%llu)\n",
-                r.type.c_str(), r.dist.c_str(), static_cast<long long>(n), pairs ? "pairs" : "keys", r.match_digits,
-                r.stage5_ms, r.stage5_min_ms, r.sorted_passes, r.passes, r.few_digit_passes, r.cub_ms,
-                r.cub_ms / r.stage5_ms, mismatches == 0 ? "ok" : "WRONG", mismatches);
-    std::fflush(stdout);
-    rows.push_back(r);
   }
   return rows;
 }
@@ -120,12 +137,12 @@ void append_csv(const std::string& file, const row& r) {
   std::ofstream csv(file, std::ios::app);
   if (fresh) {
     csv << "type,dist,n,pairs,passes,sorted_passes,stage5_ms,stage5_min_ms,cub_ms,cub_over_stage5,verified,"
-           "match_digits,few_digit_passes\n";
+           "match_digits,few_digit_passes,first_match_digits\n";
   }
   csv << r.type << ',' << r.dist << ',' << r.n << ',' << (r.pairs ? 1 : 0) << ',' << r.passes << ','
       << r.sorted_passes << ',' << r.stage5_ms << ',' << r.stage5_min_ms << ',' << r.cub_ms << ','
       << r.cub_ms / r.stage5_ms << ',' << (r.mismatches == 0 ? "yes" : "NO") << ',' << r.match_digits << ','
-      << r.few_digit_passes << '\n';
+      << r.few_digit_passes << ',' << r.first_match_digits << '\n';
 }
 
 }  // namespace
@@ -146,6 +163,9 @@ int main(int argc, char** argv) {
   app.add_option("--csv", csv, "append one line a row to this file");
   app.add_option("--match-digits", o.match_values,
                  "stage 5 with each config::onesweep_match_digits (0: default, -1: never, 256: always)")
+      ->delimiter(',');
+  app.add_option("--first-match-digits", o.first_match_values,
+                 "... and each config::onesweep_first_match_digits, the first sorting pass's (0: default)")
       ->delimiter(',');
   app.add_option("--few-digits-from", o.few_digits_from,
                  "config::onesweep_few_digits_from: the few-digits kernel from this many keys on (0: the stage's)");
