@@ -104,7 +104,10 @@ using match_any_shape = shape<Shape::block, Shape::items, peer_method::match_any
 // which take 16 values, every pass is 15% slower than on uniform ones (a pass takes 16.5 µs
 // at 2^20 keys, CUB 14.5). The short tiles rank by ballots, which cost the same on any keys:
 // at 2^20 keys 1.17x CUB on that input where shared_or is 1.01x, 1.22x on uniform keys where
-// it is 1.24x (bench/sort/results/onesweep_variants.txt).
+// it is 1.24x (bench/sort/results/onesweep_variants.txt). 4-byte keys with values: short tiles
+// too below long_tiles_from keys, ranked by ballots (with 23 keys a thread a tile on 2^16 keys
+// is one of 8, and 8 SMs sort; with 16, 11; H100: 0.87-0.94x CUB with the long tiles below 2^19,
+// 1.03-1.19x with the short ones; chapter README, stage 5).
 struct tile_shape {
   int block, items, min_blocks;
   peer_method peers;
@@ -116,6 +119,7 @@ inline constexpr std::int64_t long_tiles_from = std::int64_t{1} << 24;
 constexpr tile_shape stage_shape(std::size_t key_bytes, bool flipped, bool pairs, bool long_tiles) {
   using enum peer_method;
   using enum staging;
+  if (key_bytes == 4 && pairs && !long_tiles) return {384, 16, 3, ballots, over_counters, false, false};
   if (key_bytes == 4 && pairs) return {384, 23, 2, ballots, over_counters, false, false};
   if (key_bytes == 4 && !long_tiles) return {384, 16, 3, shared_or, over_counters, true, true};
   if (key_bytes == 4 && flipped) return {384, 20, 3, shared_or, beside_counters, true, true};
@@ -126,7 +130,7 @@ constexpr tile_shape stage_shape(std::size_t key_bytes, bool flipped, bool pairs
 }
 inline constexpr std::int64_t smallest_tile = 6144;  // of all the shapes above: the workspace is sized for it
 
-// Whether stage 5 sorts n keys in its long tiles (keys without values only: stage_shape):
+// Whether stage 5 sorts n keys in its long tiles (stage_shape: all but 8-byte keys with values):
 // from cfg.onesweep_long_tiles_from keys on, or long_tiles_from.
 inline bool long_tiles_for(std::int64_t n, const config& cfg) {
   return n >= (cfg.onesweep_long_tiles_from > 0 ? cfg.onesweep_long_tiles_from : long_tiles_from);

@@ -53,8 +53,9 @@ struct config {
   // keys per portion, rounded down to whole tiles; 0: the most that 30 bits allow (about
   // 2^30). Tests set it small to cross portions with few keys.
   std::int64_t portion = 0;
-  // Stage 5 sorts 4-byte keys without values in longer tiles from this many keys on; 0: its
-  // default (onesweep.hpp, 2^24). Tests set it small to run the long tiles on few keys.
+  // Stage 5 sorts 4-byte keys (with values or not) and 8-byte keys without values in longer
+  // tiles from this many keys on; 0: its default (onesweep.hpp, 2^24). Tests set it small to run
+  // the long tiles on few keys.
   std::int64_t onesweep_long_tiles_from = 0;
   // Stage 5 (keys without values, the solution) sorts a pass whose digit takes at most this many
   // values over the whole input with its few-digits kernel (ranking by __match_any_sync); 0:
@@ -126,8 +127,8 @@ std::size_t onesweep_workspace_bytes(std::int64_t n, std::size_t key_bytes, cons
 
 // Stage 5's tile: the keys one block sorts (its own shape, whatever cfg.block and
 // cfg.items_per_thread say), for keys of key_bytes with or without 32-bit values, below
-// cfg.onesweep_long_tiles_from keys (keys without values sort longer tiles from there on:
-// onesweep.hpp's stage_shape).
+// cfg.onesweep_long_tiles_from keys (all but 8-byte keys with values sort longer tiles from
+// there on: onesweep.hpp's stage_shape).
 std::int64_t onesweep_tile(std::size_t key_bytes, bool pairs);
 
 // Owns a workspace large enough for every stage on n keys of K with cfg.

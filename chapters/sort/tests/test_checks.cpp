@@ -209,15 +209,19 @@ TEST_SUITE("sort/5 onesweep") {
       check_stage<std::uint32_t>(5, keys, config{256, 0, 0, portion}, "uint32, portion " + std::to_string(portion));
     }
   }
-  TEST_CASE("onesweep: the long tiles of keys without values (from cfg.onesweep_long_tiles_from keys on)") {
+  TEST_CASE("onesweep: the long tiles (from cfg.onesweep_long_tiles_from keys on)") {
     // The stage sorts 2^24 keys and more in longer tiles (another shape, another ranking for
-    // signed and float keys and for 8-byte keys): here from the first key on, so a few tiles
-    // run them.
+    // signed and float keys and for 8-byte keys; 4-byte keys with values too): here from the
+    // first key on, so a few tiles run them. Sizes off the tiles of keys alone and of keys
+    // with values (check_stage sorts both).
     config cfg{};
     cfg.onesweep_long_tiles_from = 1;
     auto sizes_of = [&]<class K>(K, std::uint64_t salt) {
-      const std::int64_t tile = onesweep::stage_shape(sizeof(K), !std::is_same_v<K, bits_of<K>>, false, true).tile();
-      for (const std::int64_t n : {std::int64_t{1}, tile - 1, tile, tile + 1, 3 * tile + 5}) {
+      constexpr bool flipped = !std::is_same_v<K, bits_of<K>>;
+      const std::int64_t tile = onesweep::stage_shape(sizeof(K), flipped, false, true).tile();
+      const std::int64_t pair_tile = onesweep::stage_shape(sizeof(K), flipped, true, true).tile();
+      for (const std::int64_t n : {std::int64_t{1}, tile - 1, tile, tile + 1, pair_tile - 1, pair_tile + 1,
+                                   3 * tile + 5}) {
         check_stage<K>(5, seeded_keys<K>(static_cast<std::size_t>(n), wb::testing::seed(salt + n)), cfg,
                        "long tiles");
       }
