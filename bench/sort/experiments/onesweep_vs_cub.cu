@@ -6,8 +6,8 @@
 //                        [--reps 10] [--csv FILE] [--match-digits -1,0,256] [--histogram-blocks 0]
 //
 // --dist: the names of device_input.cuh (uniform, few, equal, sorted, low31, topbyte,
-// reversed, extremes, narrow; or their numbers), or `all`. Each row also says how many of the
-// passes stage 5 sorted (the plan it wrote: a pass whose digit every key shares is skipped,
+// reversed, extremes, narrow, hot, nearly; or their numbers), or `all`. Each row also says
+// how many of the passes stage 5 sorted (the plan it wrote: a pass whose digit every key shares is skipped,
 // where CUB's SortKeys runs every pass). --csv appends one line a row (a header when the file
 // is new). --match-digits: stage 5 once for each value of config::onesweep_match_digits
 // (keys without values: a pass whose digit takes at most that many values over the input is sorted by
