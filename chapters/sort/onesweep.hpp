@@ -106,8 +106,8 @@ using match_any_shape = shape<Shape::block, Shape::items, peer_method::match_any
 // at 2^20 keys 1.17x CUB on that input where shared_or is 1.01x, 1.22x on uniform keys where
 // it is 1.24x (bench/sort/results/onesweep_variants.txt). 4-byte keys with values: short tiles
 // too below long_tiles_from keys, ranked by ballots (with 23 keys a thread a tile on 2^16 keys
-// is one of 8, and 8 SMs sort; with 16, 11; H100: 0.87-0.94x CUB with the long tiles below 2^19,
-// 1.03-1.19x with the short ones; chapter README, stage 5).
+// is one of 8, and 8 SMs sort; with 16, 11; H100, uniform uint32 keys at 2^16-2^18: 0.87-0.94x
+// CUB with the long tiles, 1.03-1.12x with the short ones; chapter README, stage 5).
 struct tile_shape {
   int block, items, min_blocks;
   peer_method peers;
