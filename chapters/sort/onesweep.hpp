@@ -61,11 +61,13 @@ enum class staging : int {
 //                   is needed (three times a key);
 //   BucketPointers: the write-out reads, per digit, a pointer to where slot 0 of the tile
 //                   would land in the output: a key's address is one multiply-add instead
-//                   of a 64-bit sum and then an address.
+//                   of a 64-bit sum and then an address;
+//   OneDigitTiles:  a tile whose keys all share the pass's digit is already in digit order:
+//                   its keys are staged where they are, without ranking (CUB's short path).
 // Which choice is fastest depends on the registers: each saves instructions, but can cost
 // the compiler registers it then spills (the measurements: chapter README, stage 5).
 template <int Block, int Items, peer_method Peers, int MinBlocks, staging Staging = staging::over_counters,
-          bool ByteDigits = true, bool BucketPointers = true>
+          bool ByteDigits = true, bool BucketPointers = true, bool OneDigitTiles = false>
 struct shape {
   static constexpr int block = Block;
   static constexpr int items = Items;
@@ -76,6 +78,7 @@ struct shape {
   static constexpr bool direct_staging = Staging == staging::beside_counters;
   static constexpr bool byte_digits = ByteDigits;
   static constexpr bool bucket_pointers = BucketPointers;
+  static constexpr bool one_digit_tiles = OneDigitTiles;
   // Shared words before the staging area (beside) or under it (over): each warp's 256 slot
   // counters, and (shared_or) its 256 lane masks.
   static constexpr int counter_words = (Peers == peer_method::shared_or ? 2 : 1) * (Block / 32) * radix;
@@ -91,7 +94,7 @@ inline constexpr int few_digits_min_blocks = 2;
 template <class Shape>
 using match_any_shape = shape<Shape::block, Shape::items, peer_method::match_any, few_digits_min_blocks,
                               Shape::direct_staging ? staging::beside_counters : staging::over_counters,
-                              Shape::byte_digits, Shape::bucket_pointers>;
+                              Shape::byte_digits, Shape::bucket_pointers, Shape::one_digit_tiles>;
 
 // The shapes stage 5 runs: the fastest measured on an H100 (chapter README, stage 5). Keys
 // only, 4 bytes: short tiles below long_tiles_from keys (few tiles: a short tile keeps more
@@ -108,25 +111,29 @@ using match_any_shape = shape<Shape::block, Shape::items, peer_method::match_any
 // too below long_tiles_from keys, ranked by ballots (with 23 keys a thread a tile on 2^16 keys
 // is one of 8, and 8 SMs sort; with 16, 11; H100, uniform uint32 keys at 2^16-2^18: 0.87-0.94x
 // CUB with the long tiles, 1.03-1.12x with the short ones; chapter README, stage 5).
+// One-digit tiles (the last field) skip their ranking in the short tiles and the 8-byte keys'
+// long ones: on 16 distinct keys at 2^18-2^22, 5-15% faster, on 8-byte keys nearly in order
+// 5%, on uniform keys within 1%. The 4-byte long tiles and 8-byte keys with values leave it out:
+// there the compiler spilled (uint32 long tiles 240 bytes a thread, half the speed).
 struct tile_shape {
   int block, items, min_blocks;
   peer_method peers;
   staging staged;
-  bool byte_digits, bucket_pointers;
+  bool byte_digits, bucket_pointers, one_digit_tiles;
   constexpr std::int64_t tile() const { return static_cast<std::int64_t>(block) * items; }
 };
 inline constexpr std::int64_t long_tiles_from = std::int64_t{1} << 24;
 constexpr tile_shape stage_shape(std::size_t key_bytes, bool flipped, bool pairs, bool long_tiles) {
   using enum peer_method;
   using enum staging;
-  if (key_bytes == 4 && pairs && !long_tiles) return {384, 16, 3, ballots, over_counters, false, false};
-  if (key_bytes == 4 && pairs) return {384, 23, 2, ballots, over_counters, false, false};
-  if (key_bytes == 4 && !long_tiles) return {384, 16, 3, shared_or, over_counters, true, true};
-  if (key_bytes == 4 && flipped) return {384, 20, 3, shared_or, beside_counters, true, true};
-  if (key_bytes == 4) return {384, 26, 3, ballots, beside_counters, true, true};
-  if (pairs) return {384, 16, 2, ballots, over_counters, false, false};
-  if (!long_tiles) return {384, 16, 2, ballots, beside_counters, true, true};
-  return {384, 20, 2, shared_or, beside_counters, true, true};
+  if (key_bytes == 4 && pairs && !long_tiles) return {384, 16, 3, ballots, over_counters, false, false, true};
+  if (key_bytes == 4 && pairs) return {384, 23, 2, ballots, over_counters, false, false, false};
+  if (key_bytes == 4 && !long_tiles) return {384, 16, 3, shared_or, over_counters, true, true, true};
+  if (key_bytes == 4 && flipped) return {384, 20, 3, shared_or, beside_counters, true, true, false};
+  if (key_bytes == 4) return {384, 26, 3, ballots, beside_counters, true, true, false};
+  if (pairs) return {384, 16, 2, ballots, over_counters, false, false, false};
+  if (!long_tiles) return {384, 16, 2, ballots, beside_counters, true, true, true};
+  return {384, 20, 2, shared_or, beside_counters, true, true, true};
 }
 inline constexpr std::int64_t smallest_tile = 6144;  // of all the shapes above: the workspace is sized for it
 
@@ -215,6 +222,7 @@ struct pass_args {
   int match_digits;                 // (keys alone) a pass of at most this many digit values is
                                     // the few-digits kernel's; -1: none is
   int first_match_digits;           // ... the first sorting pass: at most this many
+  bool one_digit_tiles;             // (shapes with OneDigitTiles) a tile of one digit skips the ranking
 };
 
 // Whether the few-digits kernel sorts the pass of plan p (its other kernel returns at once).

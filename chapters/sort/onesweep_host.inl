@@ -97,6 +97,7 @@ void run(const K* keys_in, K* keys_out, const std::uint32_t* values_in, std::uin
       args.tile_counter = counters + p * portions + q;
       args.match_digits = few_digits ? match_digits_for(cfg) : -1;
       args.first_match_digits = few_digits ? std::min(first_match_digits_for(cfg), args.match_digits) : -1;
+      args.one_digit_tiles = cfg.onesweep_one_digit_tiles;
 #if defined(SORT_ONESWEEP_FEW_DIGITS_KERNEL)
       if constexpr (few_digits_kernel_for(Pairs)) {
         if (few_digits) {  // as many blocks as the SMs hold at once, each sorting tile after tile
@@ -119,7 +120,9 @@ void run_stage_shape(const K* keys_in, K* keys_out, const std::uint32_t* values_
                      std::int64_t n, const workspace& ws, const config& cfg) {
   using namespace sort::onesweep;
   constexpr tile_shape t = stage_shape(sizeof(bits_of<K>), !std::is_same_v<K, bits_of<K>>, Pairs, LongTiles);
-  run<K, Pairs, shape<t.block, t.items, t.peers, t.min_blocks, t.staged, t.byte_digits, t.bucket_pointers>>(
+  using stage = shape<t.block, t.items, t.peers, t.min_blocks, t.staged, t.byte_digits, t.bucket_pointers,
+                      t.one_digit_tiles>;
+  run<K, Pairs, stage>(
       keys_in, keys_out, values_in, values_out, n, ws, cfg);
 }
 

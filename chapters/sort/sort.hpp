@@ -75,6 +75,10 @@ struct config {
   // Stage 5's histogram kernel in this many blocks (one a chunk of keys where there are fewer
   // chunks); 0: its rule (onesweep.hpp, histogram_blocks_for). The experiments sweep it.
   int onesweep_histogram_blocks = 0;
+  // Stage 5 (the solution, in the shapes that have it: onesweep.hpp, stage_shape) writes a tile
+  // whose keys all share the pass's digit without ranking it; false: ranks every tile. Tests
+  // run both; the experiments compare them.
+  bool onesweep_one_digit_tiles = true;
   // The part of stage 5 this call runs (onesweep_part above).
   onesweep_part onesweep_run = onesweep_part::all;
 };

@@ -40,6 +40,7 @@ __device__ __forceinline__ unsigned same_digit_lanes(unsigned digit) {
 struct pass_shared {
   pass_plan plan;
   unsigned tile_number;
+  unsigned first_digit;  // (Shape::one_digit_tiles) the digit of the tile's first key
   unsigned warp_totals[radix / 32];
   unsigned tile_count[radix];    // the tile's keys of digit d
   unsigned tile_start[radix];    // where they start in the tile
@@ -89,6 +90,7 @@ __device__ __forceinline__ void sort_tile(const pass_args& a, pass_shared& sh, s
   for (int s = 0; s < items; ++s) {
     if (present(s)) atomicAdd(&warp_slot[warp * radix + digit(key[s])], 1u);
   }
+  if (Shape::one_digit_tiles && tid == 0) sh.first_digit = digit(key[0]);
   __syncthreads();
 
   // Thread d: digit d's keys in the tile, published at once (later tiles can add them up
@@ -116,6 +118,11 @@ __device__ __forceinline__ void sort_tile(const pass_args& a, pass_shared& sh, s
     for (int w = 0; w < warps; ++w) warp_slot[w * radix + tid] += start_in_tile;
   }
   __syncthreads();
+  // A tile whose keys all share one digit is in digit order already: each key is staged where
+  // it is, without ranking (CUB's short path). On few distinct keys most tiles of the later
+  // passes are like this; on keys nearly in order, those of the high digits.
+  const bool one_digit =
+      Shape::one_digit_tiles && a.one_digit_tiles && sh.tile_count[sh.first_digit] == static_cast<unsigned>(valid);
 
   // Rank within the warp, step by step: the lanes with the same digit in one step take
   // consecutive slots, in lane order; the highest of them moves the warp's next slot on.
@@ -124,47 +131,58 @@ __device__ __forceinline__ void sort_tile(const pass_args& a, pass_shared& sh, s
   unsigned* my_slot = warp_slot + warp * radix;
   const unsigned lanes_up_to_me = 0xffffffffu >> (31 - lane);
   unsigned previous = 0;
+  if (one_digit) {
 #pragma unroll
-  for (int s = 0; s < items; ++s) {
-    unsigned d = digit(key[s]);
+    for (int s = 0; s < items; ++s) {
+      const unsigned in_place = static_cast<unsigned>(warp_first + 32 * s);
+      if constexpr (keep_slots) slot[s] = in_place;
+      if constexpr (Shape::direct_staging) {
+        if (present(s)) staging[in_place] = key[s];
+      }
+    }
+  } else {
+#pragma unroll
+    for (int s = 0; s < items; ++s) {
+      unsigned d = digit(key[s]);
 #if defined(WB_BACKEND_CUDA)
-    // 32-bit keys: step s starts after step s - 1 (an empty asm the compiler cannot see
-    // through). The compiler would otherwise compute every step's peers at once and need
-    // more registers than three blocks of 384 threads an SM leave (56). 64-bit keys run two
-    // blocks an SM, where the overlap of steps pays (but not with match_any: it spills).
-    if constexpr (sizeof(U) == 4 || Shape::peers == peer_method::match_any) {
-      asm volatile("" : "+r"(d) : "r"(previous));
-    }
+      // 32-bit keys: step s starts after step s - 1 (an empty asm the compiler cannot see
+      // through). The compiler would otherwise compute every step's peers at once and need
+      // more registers than three blocks of 384 threads an SM leave (56). 64-bit keys run two
+      // blocks an SM, where the overlap of steps pays (but not with match_any: it spills).
+      if constexpr (sizeof(U) == 4 || Shape::peers == peer_method::match_any) {
+        asm volatile("" : "+r"(d) : "r"(previous));
+      }
 #else
-    (void)previous;
+      (void)previous;
 #endif
-    unsigned peers;
-    unsigned* const my_mask = warp_slot + (warps + warp) * radix + d;  // (shared_or) after the counters
-    if constexpr (Shape::peers == peer_method::shared_or) {
-      // Each lane ors its bit into its warp's mask word of its digit; once the warp has
-      // synced, the word holds exactly the lanes of this step with that digit.
-      atomicOr(my_mask, 1u << lane);
-      __syncwarp();
-      peers = *static_cast<volatile unsigned*>(my_mask);
-    } else {
-      peers = same_digit_lanes<Shape::peers>(d);
+      unsigned peers;
+      unsigned* const my_mask = warp_slot + (warps + warp) * radix + d;  // (shared_or) after the counters
+      if constexpr (Shape::peers == peer_method::shared_or) {
+        // Each lane ors its bit into its warp's mask word of its digit; once the warp has
+        // synced, the word holds exactly the lanes of this step with that digit.
+        atomicOr(my_mask, 1u << lane);
+        __syncwarp();
+        peers = *static_cast<volatile unsigned*>(my_mask);
+      } else {
+        peers = same_digit_lanes<Shape::peers>(d);
+      }
+      const int leader = 31 - __clz(static_cast<int>(peers));
+      const unsigned up_to_me = static_cast<unsigned>(__popc(peers & lanes_up_to_me));
+      unsigned first = 0;
+      if (lane == leader) first = atomicAdd(&my_slot[d], static_cast<unsigned>(__popc(peers)));
+      first = __shfl_sync(all_lanes, first, leader);
+      if constexpr (Shape::peers == peer_method::shared_or) {
+        // Every lane has read its mask (the shuffle waited for all of them): clear it for the next step.
+        if (lane == leader) *my_mask = 0;
+        __syncwarp();
+      }
+      const unsigned my_slot_now = first + up_to_me - 1u;
+      if constexpr (keep_slots) slot[s] = my_slot_now;
+      if constexpr (Shape::direct_staging) {
+        if (present(s)) staging[my_slot_now] = key[s];  // staged at once: the slot needs no register
+      }
+      previous = first;
     }
-    const int leader = 31 - __clz(static_cast<int>(peers));
-    const unsigned up_to_me = static_cast<unsigned>(__popc(peers & lanes_up_to_me));
-    unsigned first = 0;
-    if (lane == leader) first = atomicAdd(&my_slot[d], static_cast<unsigned>(__popc(peers)));
-    first = __shfl_sync(all_lanes, first, leader);
-    if constexpr (Shape::peers == peer_method::shared_or) {
-      // Every lane has read its mask (the shuffle waited for all of them): clear it for the next step.
-      if (lane == leader) *my_mask = 0;
-      __syncwarp();
-    }
-    const unsigned my_slot_now = first + up_to_me - 1u;
-    if constexpr (keep_slots) slot[s] = my_slot_now;
-    if constexpr (Shape::direct_staging) {
-      if (present(s)) staging[my_slot_now] = key[s];  // staged at once: the slot needs no register
-    }
-    previous = first;
   }
   if constexpr (!Shape::direct_staging) {
     __syncthreads();  // every slot taken before staging overwrites the counters

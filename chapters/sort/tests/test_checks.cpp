@@ -3,6 +3,7 @@
 // meets (all equal, sorted, reversed, few distinct values), the types' extremes (INT_MIN,
 // INT_MAX, -0.0/+0.0, denormals, infinities, NaNs), keys only and key-value (stability).
 #include <algorithm>
+#include <bit>
 #include <climits>
 #include <cmath>
 #include <cstdint>
@@ -320,6 +321,57 @@ TEST_SUITE("sort/5 onesweep") {
       never.onesweep_match_digits = -1;
       check_pass_kernels(wb::gen::few_distinct<std::int32_t>(n, wb::testing::seed(++salt), 16), never, false,
                          "int32, 16 distinct, match_digits -1");
+    }
+  }
+  TEST_CASE("onesweep: tiles whose keys all share the pass's digit, staged in place without ranking") {
+    // Pass 0 of `runs` sees the lowest byte in stretches of 3500 keys: some tiles share one
+    // digit, some straddle two, and the last (partial) tile lies in the last stretch; the
+    // other bytes are random, so the later passes rank every tile. `strays`: tiles whose keys
+    // all share pass 0's digit but one (which the short path must not take). On 16 distinct
+    // keys most tiles of the later passes share one digit. Each with the short path
+    // (config::onesweep_one_digit_tiles) and without, short tiles and long, and (keys only)
+    // in the pass kernel and in the few-digits kernel; keys only and key-value.
+    constexpr std::size_t n = 20003;
+    const std::uint64_t salt = 1700;
+    auto runs = [&]<class K>(K) {
+      using U = bits_of<K>;
+      auto bits = seeded_keys<U>(n, wb::testing::seed(salt + sizeof(K)));
+      std::vector<K> keys(n);
+      for (std::size_t i = 0; i < n; ++i) {
+        U b = (bits[i] & ~U{0xFF}) | static_cast<U>(std::min<std::size_t>(i / 3500, 3));
+        if constexpr (std::is_same_v<K, float>) b &= 0x3FFFFFFFu;  // positive, finite
+        keys[i] = std::bit_cast<K>(b);
+      }
+      return keys;
+    };
+    auto strays = [&]<class K>(K) {  // the lowest byte 0 but for three keys: tiles of one stray each, or none
+      auto keys = seeded_keys<K>(n, wb::testing::seed(salt + 5 + sizeof(K)));
+      for (auto& k : keys) k &= ~K{0xFF};
+      for (const std::size_t i : {5, 6157, 19000}) keys[i] |= K{0x80} + static_cast<K>(i & 0x3F);
+      return keys;
+    };
+    for (const bool one_digit : {true, false}) {
+      for (const std::int64_t long_from : {std::int64_t{0}, std::int64_t{1}}) {
+        for (const int match : {-1, 256}) {
+          config cfg{};
+          cfg.onesweep_one_digit_tiles = one_digit;
+          cfg.onesweep_long_tiles_from = long_from;
+          cfg.onesweep_match_digits = match;
+          cfg.onesweep_few_digits_from = 1;
+          cfg.onesweep_few_digits_blocks = 2;
+          const std::string how = std::string(one_digit ? "short path" : "ranked") + (long_from ? ", long tiles" : "") +
+                                  (match < 0 ? ", pass kernel" : ", few-digits kernel");
+          check_stage<std::uint32_t>(5, runs(std::uint32_t{}), cfg, "uint32, the lowest byte in stretches, " + how);
+          check_stage<float>(5, runs(float{}), cfg, "float, the lowest byte in stretches, " + how);
+          check_stage<std::int64_t>(5, runs(std::int64_t{}), cfg, "int64, the lowest byte in stretches, " + how);
+          check_stage<std::uint32_t>(5, strays(std::uint32_t{}), cfg, "uint32, three strays in pass 0, " + how);
+          check_stage<std::int64_t>(5, strays(std::int64_t{}), cfg, "int64, three strays in pass 0, " + how);
+          check_stage<std::uint32_t>(5, wb::gen::few_distinct<std::uint32_t>(n, wb::testing::seed(salt + 20), 16), cfg,
+                                     "uint32, 16 distinct, " + how);
+          check_stage<std::int64_t>(5, wb::gen::few_distinct<std::int64_t>(n, wb::testing::seed(salt + 21), 16), cfg,
+                                    "int64, 16 distinct, " + how);
+        }
+      }
     }
   }
   TEST_CASE("onesweep: the histogram in few blocks, each counting many chunks") {
