@@ -185,6 +185,19 @@ inline constexpr int first_pass_match_digits = 4;
 inline int first_match_digits_for(const config& cfg) {
   return cfg.onesweep_first_match_digits != 0 ? cfg.onesweep_first_match_digits : first_pass_match_digits;
 }
+// A later pass of many digit values goes to the few-digits kernel too when one digit holds
+// at least n / dominant_divisor of its keys (cfg.onesweep_dominant_divisor when that is not 0;
+// negative: never). On keys nearly in order the high digits are one value but for the strays:
+// a warp's lanes hold one or two digit values, cheap for match_any, and the pass kernel's
+// ballots cost what they cost on any keys (H100, uint32 at 2^24: 0.92x CUB with the pass
+// kernel, 0.98x with this). Only a digit of half the keys or more: where it holds less, the
+// pass's tiles mix it with keys of every digit, and match_any lost (half the keys from 16
+// values: 0.74-0.80x CUB against 0.87-0.96x; ascending keys whose top byte takes 16 values:
+// 0.935x against 0.95x; chapter README, stage 5).
+inline constexpr int dominant_divisor = 2;
+inline int dominant_divisor_for(const config& cfg) {
+  return cfg.onesweep_dominant_divisor != 0 ? cfg.onesweep_dominant_divisor : dominant_divisor;
+}
 
 // What a pass does, decided on the device from the histogram (so the host never waits).
 enum pass_mode : int {
@@ -204,6 +217,7 @@ struct pass_plan {
   std::uint32_t* dst_values;
   int digits;  // how many digit values the pass's keys take (the solution's plan; few: the few-digits kernel)
   bool first_sort;  // (the solution's plan) the first pass that sorts: its keys arrive in input order
+  unsigned long long largest;  // (the solution's plan) the keys of the pass's most frequent digit
 };
 
 // One launch of the pass kernel covers one portion of the input: at most 2^30 - 1 keys, so
@@ -222,12 +236,18 @@ struct pass_args {
   int match_digits;                 // (keys alone) a pass of at most this many digit values is
                                     // the few-digits kernel's; -1: none is
   int first_match_digits;           // ... the first sorting pass: at most this many
+  int dominant_divisor;             // ... a later pass whose largest digit holds n / this many keys
+                                    // or more (0: none)
   bool one_digit_tiles;             // (shapes with OneDigitTiles) a tile of one digit skips the ranking
 };
 
 // Whether the few-digits kernel sorts the pass of plan p (its other kernel returns at once).
 constexpr bool few_digits_pass(const pass_plan& p, const pass_args& a) {
-  return p.mode == pass_sort && p.digits <= (p.first_sort ? a.first_match_digits : a.match_digits);
+  if (p.mode != pass_sort) return false;
+  if (p.first_sort) return p.digits <= a.first_match_digits;
+  return p.digits <= a.match_digits ||
+         (a.dominant_divisor > 0 && p.largest * static_cast<unsigned long long>(a.dominant_divisor) >=
+                                        static_cast<unsigned long long>(a.n));
 }
 
 // The scratch of stage 5 for `tiles` tiles, `portions` portions of K keys.

@@ -66,6 +66,9 @@ struct config {
   // digit values; 0: its default (onesweep.hpp, first_pass_match_digits); negative: never.
   // The experiments sweep it.
   int onesweep_first_match_digits = 0;
+  // ... and a later pass whose largest digit holds at least n / this many keys; 0: its
+  // default (onesweep.hpp, dominant_divisor); negative: never. The experiments sweep it.
+  int onesweep_dominant_divisor = 0;
   // ... on this many keys or more; 0: its default (onesweep.hpp, few_digits_from). Tests set
   // it small to run the few-digits kernel on few keys.
   std::int64_t onesweep_few_digits_from = 0;

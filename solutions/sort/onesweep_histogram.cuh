@@ -134,7 +134,8 @@ __global__ void __launch_bounds__(histogram_block, sizeof(K) == 4 ? histogram_bl
 // pass's bucket starts (an exclusive sum of its counts) into base[p][0][d], and the plan: which
 // passes sort (a digit position where some keys differ), from which buffer into which, so
 // that the last sorting pass lands in the output, how many digit values each pass's keys take
-// (a pass of few is ranked by match_any: onesweep_few_digits.cuh) and which pass sorts first
+// and how many keys its most frequent digit holds (a pass of few values, or of one dominant
+// value, is ranked by match_any: onesweep_few_digits.cuh) and which pass sorts first
 // (its keys arrive in input order: it takes match_any at fewer). Keys already in order
 // (in_order: all n keys) sort in no pass: the last one copies them. A warp scans its pass
 // with shuffles alone: the passes are scanned side by side, and the block meets at one
@@ -148,6 +149,7 @@ __global__ void __launch_bounds__(radix)
   constexpr int per_lane = radix / 32;  // lane l holds the pass's digits [l * per_lane, (l + 1) * per_lane)
   __shared__ int sorts[max_passes];
   __shared__ int digits[max_passes];
+  __shared__ unsigned long long largest[max_passes];
   const int pass = static_cast<int>(threadIdx.x) / 32;
   const int lane = static_cast<int>(threadIdx.x) % 32;
   if (pass < passes) {  // whole warps: the shuffles below have all their lanes
@@ -157,11 +159,13 @@ __global__ void __launch_bounds__(radix)
     for (int k = 0; k < per_lane; ++k) count[k] = histogram[first + k];  // all loads first: one wait
     unsigned long long lane_total = 0;
     int nonzero = 0;
+    unsigned long long most = 0;
     bool one_bucket = false;
 #pragma unroll
     for (int k = 0; k < per_lane; ++k) {
       lane_total += count[k];
       nonzero += count[k] != 0 ? 1 : 0;
+      most = count[k] > most ? count[k] : most;
       one_bucket = one_bucket || count[k] == static_cast<unsigned long long>(n);
     }
     unsigned long long start = wb::device::warp_exclusive_from_inclusive(wb::device::warp_inclusive_scan(lane_total));
@@ -172,9 +176,14 @@ __global__ void __launch_bounds__(radix)
     }
     nonzero = wb::device::warp_sum(nonzero);  // the digit values this pass's keys take
     one_bucket = __any_sync(wb::device::full_warp, one_bucket) != 0;
+    for (int offset = 16; offset > 0; offset /= 2) {  // the pass's largest count
+      const unsigned long long other = __shfl_xor_sync(wb::device::full_warp, most, offset);
+      most = other > most ? other : most;
+    }
     if (lane == 0) {
       sorts[pass] = !one_bucket && *in_order != static_cast<unsigned long long>(n);
       digits[pass] = nonzero;
+      largest[pass] = most;
     }
   }
   __syncthreads();
@@ -185,16 +194,17 @@ __global__ void __launch_bounds__(radix)
   const std::uint32_t* src_values = values_in;
   int run = 0;
   for (int p = 0; p < passes; ++p) {
-    pass_plan here{pass_skip, 0, nullptr, nullptr, nullptr, nullptr, digits[p], false};
+    pass_plan here{pass_skip, 0, nullptr, nullptr, nullptr, nullptr, digits[p], false, largest[p]};
     if (sorts[p]) {
       const bool into_output = (sorting - 1 - run) % 2 == 0;
       here = {pass_sort, run % 2, src, into_output ? keys_out : other_keys, src_values,
-              values_in == nullptr ? nullptr : (into_output ? values_out : other_values), digits[p], run == 0};
+              values_in == nullptr ? nullptr : (into_output ? values_out : other_values), digits[p], run == 0,
+              largest[p]};
       src = here.dst_keys;
       src_values = here.dst_values;
       ++run;
     } else if (sorting == 0 && p == passes - 1) {
-      here = {pass_copy, 0, keys_in, keys_out, values_in, values_out, digits[p], false};
+      here = {pass_copy, 0, keys_in, keys_out, values_in, values_out, digits[p], false, largest[p]};
     }
     plan[p] = here;
   }

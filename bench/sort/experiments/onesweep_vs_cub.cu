@@ -17,7 +17,9 @@
 // config::onesweep_first_match_digits (the same for the first sorting pass). Each row also says
 // how many passes the few-digits kernel sorted (read back from the passes' tile counters).
 // --histogram-blocks: the histogram kernel in this many blocks (config::onesweep_histogram_blocks;
-// 0: the stage's rule). --one-digit-tiles 1,0: each run once with and once without the short
+// 0: the stage's rule). --dominant: once for each config::onesweep_dominant_divisor (a later
+// pass whose largest digit holds n / that many keys or more takes the few-digits kernel; 0:
+// the stage's default, -1: never). --one-digit-tiles 1,0: each run once with and once without the short
 // path for tiles whose keys share one digit (config::onesweep_one_digit_tiles).
 #include <cstdint>
 #include <cstdio>
@@ -46,6 +48,7 @@ struct row {
   bool pairs;
   int passes, sorted_passes, few_digit_passes, match_digits, first_match_digits;
   bool one_digit_tiles;
+  int dominant_divisor;
   double stage5_ms, stage5_min_ms, cub_ms;
   unsigned long long mismatches;
 };
@@ -58,9 +61,32 @@ struct options {
   std::vector<int> match_values{0};
   std::vector<int> first_match_values{0};
   std::vector<int> one_digit_values{1};
+  std::vector<int> dominant_values{0};
   std::int64_t few_digits_from = 0;
   int histogram_blocks = 0;
 };
+
+// Stage 5's configurations to time: every combination of the options' value lists.
+std::vector<sort::config> configs(const options& o) {
+  std::vector<sort::config> all;
+  for (const int match : o.match_values) {
+    for (const int first_match : o.first_match_values) {
+      for (const int one_digit : o.one_digit_values) {
+        for (const int dominant : o.dominant_values) {
+          sort::config cfg{};
+          cfg.onesweep_match_digits = match;
+          cfg.onesweep_first_match_digits = first_match;
+          cfg.onesweep_one_digit_tiles = one_digit != 0;
+          cfg.onesweep_dominant_divisor = dominant;
+          cfg.onesweep_few_digits_from = o.few_digits_from;
+          cfg.onesweep_histogram_blocks = o.histogram_blocks;
+          all.push_back(cfg);
+        }
+      }
+    }
+  }
+  return all;
+}
 
 template <class K>
 std::vector<row> run(std::int64_t n, int dist, const options& o) {
@@ -81,61 +107,52 @@ std::vector<row> run(std::int64_t n, int dist, const options& o) {
   const auto cub_time = wb::time_gpu(std::ref(cub), {2, reps, true});
   wb::workspace_buffer ws(sort::onesweep_workspace_bytes(n, sizeof(K), sort::config{}));
   std::vector<row> rows;
-  for (const int match : o.match_values) {
-    for (const int first_match : o.first_match_values) {
-      for (const int one_digit : o.one_digit_values) {
-        sort::config cfg{};
-        cfg.onesweep_one_digit_tiles = one_digit != 0;
-        cfg.onesweep_match_digits = match;
-        cfg.onesweep_first_match_digits = first_match;
-        cfg.onesweep_few_digits_from = o.few_digits_from;
-        cfg.onesweep_histogram_blocks = o.histogram_blocks;
-        out.fill_bytes(0xA5);
-        if (pairs) vout.fill_bytes(0xA5);
-        auto ours = [&] {
-          sort::solution::sort_onesweep<K>(keys.data(), out.data(), vin, pairs ? vout.data() : nullptr, n, ws.view(),
-                                           cfg);
-        };
-        ours();
-        const auto mismatches = sort_experiment::mismatches<K>(out.data(), ref.data(), pairs ? vout.data() : nullptr,
-                                                              pairs ? vref.data() : nullptr, n);
-        constexpr bool flipped = !std::is_same_v<K, U>;
-        const auto modes = sort::onesweep::pass_modes(ws.view(), n, sizeof(K), flipped, pairs, cfg);
-        // A pass whose blocks took more tile numbers than there are tiles: the few-digits kernel's.
-        const auto taken = sort::onesweep::tiles_taken(ws.view(), n, sizeof(K), flipped, pairs, cfg);
-        const std::int64_t tile =
-            sort::onesweep::stage_shape(sizeof(K), flipped, pairs, sort::onesweep::long_tiles_for(n, cfg)).tile();
-        const std::int64_t tiles = (n + tile - 1) / tile;
-        int sorted_passes = 0, few_digit_passes = 0;
-        for (std::size_t p = 0; p < modes.size(); ++p) {
-          sorted_passes += modes[p] == sort::onesweep::pass_sort ? 1 : 0;
-          few_digit_passes += modes[p] == sort::onesweep::pass_sort && taken[p] > tiles ? 1 : 0;
-        }
-        const auto t = wb::time_gpu(std::ref(ours), {2, reps, true});
-        const row r{o.type,
-                    sort_experiment::dist_names[dist],
-                    n,
-                    pairs,
-                    static_cast<int>(modes.size()),
-                    sorted_passes,
-                    few_digit_passes,
-                    sort::onesweep::match_digits_for(cfg),
-                    sort::onesweep::first_match_digits_for(cfg),
-                    cfg.onesweep_one_digit_tiles,
-                    t.median_ms,
-                    t.min_ms,
-                    cub_time.median_ms,
-                    mismatches};
-        std::printf("%-6s %-8s n=%11lld %-5s match %4d (first %4d)%s  stage 5 %9.4f ms (min %8.4f, %d of %d passes, "
-                    "%d few-digit)  cub %9.4f ms  cub/ours %5.2f  %s (%llu)\n",
-                    r.type.c_str(), r.dist.c_str(), static_cast<long long>(n), pairs ? "pairs" : "keys", r.match_digits,
-                    r.first_match_digits, r.one_digit_tiles ? "" : " ranked", r.stage5_ms, r.stage5_min_ms,
-                    r.sorted_passes, r.passes, r.few_digit_passes,
-                    r.cub_ms, r.cub_ms / r.stage5_ms, mismatches == 0 ? "ok" : "WRONG", mismatches);
-        std::fflush(stdout);
-        rows.push_back(r);
-      }
+  for (const sort::config& cfg : configs(o)) {
+    out.fill_bytes(0xA5);
+    if (pairs) vout.fill_bytes(0xA5);
+    auto ours = [&] {
+      sort::solution::sort_onesweep<K>(keys.data(), out.data(), vin, pairs ? vout.data() : nullptr, n, ws.view(),
+                                       cfg);
+    };
+    ours();
+    const auto mismatches = sort_experiment::mismatches<K>(out.data(), ref.data(), pairs ? vout.data() : nullptr,
+                                                          pairs ? vref.data() : nullptr, n);
+    constexpr bool flipped = !std::is_same_v<K, U>;
+    const auto modes = sort::onesweep::pass_modes(ws.view(), n, sizeof(K), flipped, pairs, cfg);
+    // A pass whose blocks took more tile numbers than there are tiles: the few-digits kernel's.
+    const auto taken = sort::onesweep::tiles_taken(ws.view(), n, sizeof(K), flipped, pairs, cfg);
+    const std::int64_t tile =
+        sort::onesweep::stage_shape(sizeof(K), flipped, pairs, sort::onesweep::long_tiles_for(n, cfg)).tile();
+    const std::int64_t tiles = (n + tile - 1) / tile;
+    int sorted_passes = 0, few_digit_passes = 0;
+    for (std::size_t p = 0; p < modes.size(); ++p) {
+      sorted_passes += modes[p] == sort::onesweep::pass_sort ? 1 : 0;
+      few_digit_passes += modes[p] == sort::onesweep::pass_sort && taken[p] > tiles ? 1 : 0;
     }
+    const auto t = wb::time_gpu(std::ref(ours), {2, reps, true});
+    const row r{o.type,
+                sort_experiment::dist_names[dist],
+                n,
+                pairs,
+                static_cast<int>(modes.size()),
+                sorted_passes,
+                few_digit_passes,
+                sort::onesweep::match_digits_for(cfg),
+                sort::onesweep::first_match_digits_for(cfg),
+                cfg.onesweep_one_digit_tiles,
+                sort::onesweep::dominant_divisor_for(cfg),
+                t.median_ms,
+                t.min_ms,
+                cub_time.median_ms,
+                mismatches};
+    std::printf("%-6s %-8s n=%11lld %-5s match %4d (first %4d, dominant %3d)%s  stage 5 %9.4f ms (min %8.4f, "
+                "%d of %d passes, %d few-digit)  cub %9.4f ms  cub/ours %5.2f  %s (%llu)\n",
+                r.type.c_str(), r.dist.c_str(), static_cast<long long>(n), pairs ? "pairs" : "keys", r.match_digits,
+                r.first_match_digits, r.dominant_divisor, r.one_digit_tiles ? "" : " ranked", r.stage5_ms,
+                r.stage5_min_ms, r.sorted_passes, r.passes, r.few_digit_passes, r.cub_ms, r.cub_ms / r.stage5_ms,
+                mismatches == 0 ? "ok" : "WRONG", mismatches);
+    std::fflush(stdout);
+    rows.push_back(r);
   }
   return rows;
 }
@@ -145,12 +162,13 @@ void append_csv(const std::string& file, const row& r) {
   std::ofstream csv(file, std::ios::app);
   if (fresh) {
     csv << "type,dist,n,pairs,passes,sorted_passes,stage5_ms,stage5_min_ms,cub_ms,cub_over_stage5,verified,"
-           "match_digits,few_digit_passes,first_match_digits,one_digit_tiles\n";
+           "match_digits,few_digit_passes,first_match_digits,one_digit_tiles,dominant_divisor\n";
   }
   csv << r.type << ',' << r.dist << ',' << r.n << ',' << (r.pairs ? 1 : 0) << ',' << r.passes << ','
       << r.sorted_passes << ',' << r.stage5_ms << ',' << r.stage5_min_ms << ',' << r.cub_ms << ','
       << r.cub_ms / r.stage5_ms << ',' << (r.mismatches == 0 ? "yes" : "NO") << ',' << r.match_digits << ','
-      << r.few_digit_passes << ',' << r.first_match_digits << ',' << (r.one_digit_tiles ? 1 : 0) << '\n';
+      << r.few_digit_passes << ',' << r.first_match_digits << ',' << (r.one_digit_tiles ? 1 : 0) << ','
+      << r.dominant_divisor << '\n';
 }
 
 }  // namespace
@@ -184,6 +202,10 @@ int main(int argc, char** argv) {
                  "config::onesweep_one_digit_tiles: 1, tiles of one digit skip the ranking; 0, every tile is ranked")
       ->delimiter(',')
       ->check(CLI::Range(0, 1));
+  app.add_option("--dominant", o.dominant_values,
+                 "config::onesweep_dominant_divisor: a later pass whose largest digit holds n / this many keys or "
+                 "more takes the few-digits kernel (0: default, -1: never)")
+      ->delimiter(',');
   CLI11_PARSE(app, argc, argv);
   for (const int l : log2ns) ns.push_back(std::int64_t{1} << l);
   std::vector<int> dists;

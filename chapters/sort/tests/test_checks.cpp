@@ -104,11 +104,13 @@ void check_pass_kernels(const std::vector<K>& keys, const config& cfg, bool few_
   constexpr int passes = static_cast<int>(sizeof(U));
   constexpr bool flipped = !std::is_same_v<K, U>;
   const auto n = static_cast<std::int64_t>(keys.size());
-  std::vector<int> digits(passes);  // how many digit values each pass's keys take
+  std::vector<int> digits(passes);             // how many digit values each pass's keys take
+  std::vector<std::int64_t> largest(passes);  // the keys of each pass's most frequent digit
   for (int p = 0; p < passes; ++p) {
-    std::vector<bool> seen(256);
-    for (const K k : keys) seen[digit_of(key_bits<K>::to_bits(k), p * 8, 8)] = true;
-    digits[static_cast<std::size_t>(p)] = static_cast<int>(std::count(seen.begin(), seen.end(), true));
+    std::vector<std::int64_t> count(256);
+    for (const K k : keys) ++count[digit_of(key_bits<K>::to_bits(k), p * 8, 8)];
+    digits[static_cast<std::size_t>(p)] = static_cast<int>(256 - std::count(count.begin(), count.end(), 0));
+    largest[static_cast<std::size_t>(p)] = *std::max_element(count.begin(), count.end());
   }
   workspace_buffer<K> ws(n, cfg);
   for (const bool pairs : {false, true}) {
@@ -131,11 +133,14 @@ void check_pass_kernels(const std::vector<K>& keys, const config& cfg, bool few_
     for (int p = 0; p < passes; ++p) {
       const int d = digits[static_cast<std::size_t>(p)];
       if (d == 1) continue;  // skipped (or the copy of an input that no pass sorts): no tile numbers
-      // The first sorting pass takes the few-digits kernel at fewer digit values (onesweep.hpp).
+      // The first sorting pass takes the few-digits kernel at fewer digit values; a later one
+      // also where one digit holds n / dominant_divisor keys or more (onesweep.hpp).
       const int most = first_sort ? std::min(onesweep::first_match_digits_for(cfg), onesweep::match_digits_for(cfg))
                                   : onesweep::match_digits_for(cfg);
+      const int divisor = onesweep::dominant_divisor_for(cfg);
+      const bool dominant = !first_sort && divisor > 0 && largest[static_cast<std::size_t>(p)] * divisor >= n;
       first_sort = false;
-      const bool few = few_kernel && !pairs && d <= most;
+      const bool few = few_kernel && !pairs && (d <= most || dominant);
       expected[static_cast<std::size_t>(p)] = few ? tiles + few_blocks : tiles;
     }
     CHECK(onesweep::pass_digits(ws.view(), n, sizeof(K), flipped, pairs, cfg) == digits);
@@ -321,6 +326,43 @@ TEST_SUITE("sort/5 onesweep") {
       never.onesweep_match_digits = -1;
       check_pass_kernels(wb::gen::few_distinct<std::int32_t>(n, wb::testing::seed(++salt), 16), never, false,
                          "int32, 16 distinct, match_digits -1");
+    }
+  }
+  TEST_CASE("onesweep: a later pass with one dominant digit sorted by the few-digits kernel (keys only)") {
+    // Keys ascending but one in 97 random: every pass takes all 256 digit values, but in the
+    // high ones one digit holds nearly all keys, and the few-digits kernel sorts those passes
+    // after the first (dominant_divisor: half the keys). Half the keys from two values, half
+    // random: after the first pass one digit holds about a quarter of the keys, the few-digits
+    // kernel's at a divisor of 8, not at the default. Off with onesweep_dominant_divisor -1.
+    config cfg{};
+    cfg.onesweep_few_digits_from = 1;
+    cfg.onesweep_few_digits_blocks = 2;
+    std::uint64_t salt = 1680;
+    auto hot = [&]<class K>(K, std::size_t n) {
+      auto keys = seeded_keys<K>(n, wb::testing::seed(++salt));
+      const auto two = seeded_keys<K>(2, wb::testing::seed(++salt));
+      for (std::size_t i = 0; i < n; i += 2) keys[i] = two[i / 2 % 2];
+      return keys;
+    };
+    auto nearly = [&]<class K>(K, std::size_t n) {
+      auto keys = seeded_keys<K>(n, wb::testing::seed(++salt));
+      for (std::size_t i = 0; i < n; ++i) {
+        if (i % 97 != 0) keys[i] = static_cast<K>(i);
+      }
+      return keys;
+    };
+    for (const std::int64_t long_from : {std::int64_t{0}, std::int64_t{1}}) {
+      cfg.onesweep_long_tiles_from = long_from;
+      for (const int divisor : {0, -1, 8}) {
+        config c = cfg;
+        c.onesweep_dominant_divisor = divisor;
+        const std::string how = "divisor " + std::to_string(divisor) + (long_from ? ", long tiles" : "");
+        check_pass_kernels(hot(std::uint32_t{}, 61441), c, true, "uint32, half from two values, " + how);
+        check_pass_kernels(hot(float{}, 20000), c, true, "float, half from two values, " + how);
+        check_pass_kernels(hot(std::int64_t{}, 20000), c, true, "int64, half from two values, " + how);
+        check_pass_kernels(nearly(std::int32_t{}, 20000), c, true, "int32, nearly in order, " + how);
+        check_pass_kernels(nearly(std::int64_t{}, 20000), c, true, "int64, nearly in order, " + how);
+      }
     }
   }
   TEST_CASE("onesweep: tiles whose keys all share the pass's digit, staged in place without ranking") {
