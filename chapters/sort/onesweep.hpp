@@ -189,10 +189,10 @@ inline int first_match_digits_for(const config& cfg) {
 // at least n / dominant_divisor of its keys (cfg.onesweep_dominant_divisor when that is not 0;
 // negative: never). On keys nearly in order the high digits are one value but for the strays:
 // a warp's lanes hold one or two digit values, cheap for match_any, and the pass kernel's
-// ballots cost what they cost on any keys (H100, uint32 at 2^24: 0.92x CUB with the pass
-// kernel, 0.98x with this). Only a digit of half the keys or more: where it holds less, the
+// ballots cost what they cost on any keys (H100, uint32 at 2^24: 0.93x CUB with the pass
+// kernel, 0.99x with this). Only a digit of half the keys or more: where it holds less, the
 // pass's tiles mix it with keys of every digit, and match_any lost (half the keys from 16
-// values: 0.74-0.80x CUB against 0.87-0.96x; ascending keys whose top byte takes 16 values:
+// values: 0.74-0.81x CUB against 0.88-0.96x; ascending keys whose top byte takes 16 values:
 // 0.935x against 0.95x; chapter README, stage 5).
 inline constexpr int dominant_divisor = 2;
 inline int dominant_divisor_for(const config& cfg) {

@@ -123,8 +123,7 @@ void run_stage_shape(const K* keys_in, K* keys_out, const std::uint32_t* values_
   constexpr tile_shape t = stage_shape(sizeof(bits_of<K>), !std::is_same_v<K, bits_of<K>>, Pairs, LongTiles);
   using stage = shape<t.block, t.items, t.peers, t.min_blocks, t.staged, t.byte_digits, t.bucket_pointers,
                       t.one_digit_tiles>;
-  run<K, Pairs, stage>(
-      keys_in, keys_out, values_in, values_out, n, ws, cfg);
+  run<K, Pairs, stage>(keys_in, keys_out, values_in, values_out, n, ws, cfg);
 }
 
 template <class K, bool Pairs>

@@ -19,8 +19,8 @@
 // --histogram-blocks: the histogram kernel in this many blocks (config::onesweep_histogram_blocks;
 // 0: the stage's rule). --dominant: once for each config::onesweep_dominant_divisor (a later
 // pass whose largest digit holds n / that many keys or more takes the few-digits kernel; 0:
-// the stage's default, -1: never). --one-digit-tiles 1,0: each run once with and once without the short
-// path for tiles whose keys share one digit (config::onesweep_one_digit_tiles).
+// the stage's default, -1: never). --one-digit-tiles 1,0: once with and once without the
+// short path for tiles whose keys share one digit (config::onesweep_one_digit_tiles).
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
