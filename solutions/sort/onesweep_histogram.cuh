@@ -176,10 +176,9 @@ __global__ void __launch_bounds__(radix)
     }
     nonzero = wb::device::warp_sum(nonzero);  // the digit values this pass's keys take
     one_bucket = __any_sync(wb::device::full_warp, one_bucket) != 0;
-    for (int offset = 16; offset > 0; offset /= 2) {  // the pass's largest count
-      const unsigned long long other = __shfl_xor_sync(wb::device::full_warp, most, offset);
-      most = other > most ? other : most;
-    }
+    most = wb::device::warp_reduce(most, [](unsigned long long x, unsigned long long y) {  // the pass's largest count
+      return x > y ? x : y;
+    });
     if (lane == 0) {
       sorts[pass] = !one_bucket && *in_order != static_cast<unsigned long long>(n);
       digits[pass] = nonzero;
