@@ -113,7 +113,8 @@ using match_any_shape = shape<Shape::block, Shape::items, peer_method::match_any
 // CUB with the long tiles, 1.03-1.12x with the short ones; chapter README, stage 5).
 // One-digit tiles (the last field) skip their ranking in the short tiles and the 8-byte keys'
 // long ones: on 16 distinct keys at 2^18-2^22, 5-15% faster, on 8-byte keys nearly in order
-// 5%, on uniform keys within 1%. The 4-byte long tiles and 8-byte keys with values leave it out:
+// 5%; its test costs uniform keys up to 4% at 2^16-2^20 (chapter README, stage 5, "What the
+// two tests cost"). The 4-byte long tiles and 8-byte keys with values leave it out:
 // there the compiler spilled (uint32 long tiles 240 bytes a thread, half the speed).
 struct tile_shape {
   int block, items, min_blocks;
