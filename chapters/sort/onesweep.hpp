@@ -243,12 +243,20 @@ struct pass_args {
 };
 
 // Whether the few-digits kernel sorts the pass of plan p (its other kernel returns at once).
+// Every block of both kernels asks this first, so the plan's fields are all read before any is
+// tested, and the tests are combined without branches: the loads go out together and a block
+// waits for memory once, not once for each test.
 constexpr bool few_digits_pass(const pass_plan& p, const pass_args& a) {
-  if (p.mode != pass_sort) return false;
-  if (p.first_sort) return p.digits <= a.first_match_digits;
-  return p.digits <= a.match_digits ||
-         (a.dominant_divisor > 0 && p.largest * static_cast<unsigned long long>(a.dominant_divisor) >=
-                                        static_cast<unsigned long long>(a.n));
+  const int mode = p.mode;
+  const int digits = p.digits;
+  const bool first_sort = p.first_sort;
+  const unsigned long long largest = p.largest;
+  const bool dominant = (a.dominant_divisor > 0) &
+                        (largest * static_cast<unsigned long long>(a.dominant_divisor) >=
+                         static_cast<unsigned long long>(a.n));
+  const bool few = (first_sort & (digits <= a.first_match_digits)) |
+                   (!first_sort & ((digits <= a.match_digits) | dominant));
+  return (mode == pass_sort) & few;
 }
 
 // The scratch of stage 5 for `tiles` tiles, `portions` portions of K keys.
