@@ -81,6 +81,15 @@ void run(const K* keys_in, K* keys_out, const std::uint32_t* values_in, std::uin
              static_cast<const void*>(keys_in), static_cast<void*>(keys_out), static_cast<void*>(other_keys), values_in,
              Pairs ? values_out : nullptr, Pairs ? other_values : nullptr);
   const bool few_digits = few_digits_kernel_runs<K, Pairs>(n, cfg);
+  // Programmatic dependent launch (Hopper on): each pass's kernels are scheduled as the blocks
+  // of the kernel ahead return, not after it is complete. Each of them waits for the kernel
+  // ahead before it reads anything, so none runs before all earlier work is done. Only where
+  // the track's kernels wait (the solution's); the exercise's start one after the other.
+#if defined(SORT_ONESWEEP_KERNELS_WAIT)
+  const bool early_start = cfg.onesweep_early_start;
+#else
+  const bool early_start = false;
+#endif
   for (int p = 0; p < passes; ++p) {
     for (std::int64_t q = 0; q < portions; ++q) {
       pass_args args{};
@@ -104,13 +113,17 @@ void run(const K* keys_in, K* keys_out, const std::uint32_t* values_in, std::uin
         if (few_digits) {  // as many blocks as the SMs hold at once, each sorting tile after tile
           using FewShape = match_any_shape<Shape>;
           const std::int64_t blocks = std::min(few_digits_blocks<FewShape>(cfg, sm_count), args.portion_tiles);
-          wb::launch({dim3(static_cast<unsigned>(blocks)), dim3(Shape::block), pass_shared_bytes<K, FewShape>()},
-                     onesweep_few_digits_kernel<K, Pairs, FewShape>, args);
+          wb::launch_config few_launch{dim3(static_cast<unsigned>(blocks)), dim3(Shape::block),
+                                       pass_shared_bytes<K, FewShape>()};
+          few_launch.early_start = early_start;
+          wb::launch(few_launch, onesweep_few_digits_kernel<K, Pairs, FewShape>, args);
         }
       }
 #endif
-      wb::launch({dim3(static_cast<unsigned>(args.portion_tiles)), dim3(Shape::block), pass_shared_bytes<K, Shape>()},
-                 onesweep_pass_kernel<K, Pairs, Shape>, args);
+      wb::launch_config pass_launch{dim3(static_cast<unsigned>(args.portion_tiles)), dim3(Shape::block),
+                                    pass_shared_bytes<K, Shape>()};
+      pass_launch.early_start = early_start;
+      wb::launch(pass_launch, onesweep_pass_kernel<K, Pairs, Shape>, args);
     }
   }
 }

@@ -75,5 +75,14 @@ void allow_dynamic_shared(const void* kernel, std::size_t dynamic_bytes, const s
   it->second.dynamic_allowed = dynamic_bytes;
 }
 
+bool early_start_supported(const std::source_location& where) {
+  int device = 0;
+  check(cudaGetDevice(&device), "cudaGetDevice", where.file_name(), static_cast<int>(where.line()));
+  int major = 0;
+  check(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device), "cudaDeviceGetAttribute",
+        where.file_name(), static_cast<int>(where.line()));
+  return major >= 9;
+}
+
 }  // namespace wb::detail
 #endif

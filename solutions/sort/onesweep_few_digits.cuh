@@ -16,6 +16,7 @@
 #include "onesweep.hpp"
 #include "onesweep_pass.cuh"
 #include "sort.hpp"
+#include "wb/device/grid_dependency.cuh"
 #include "wb/kernel.hpp"
 
 // onesweep_host.inl launches this kernel beside the pass kernel where the track has it (the
@@ -32,6 +33,7 @@ namespace sort::WB_TRACK {
 template <class K, bool Pairs, class Shape>
 __global__ void __launch_bounds__(Shape::block, Shape::min_blocks) onesweep_few_digits_kernel(const pass_args a) {
   static_assert(Shape::peers == peer_method::match_any, "a pass of few digit values ranks by match_any");
+  wb::device::wait_for_previous_grid();  // launched early, while the previous pass ends
   if (!few_digits_pass(*a.plan, a)) return;
   __shared__ pass_shared sh;
   // The arguments too, read anew for each tile: what the tiles share would otherwise be

@@ -9,7 +9,13 @@
 #include "sort.hpp"
 #include "wb/device/block_scan.cuh"
 #include "wb/device/decoupled_lookback.cuh"
+#include "wb/device/grid_dependency.cuh"
 #include "wb/kernel.hpp"
+
+// onesweep_host.inl launches this track's pass kernels (and few-digits kernels) early, each
+// overlapping the end of the kernel ahead (wb::launch_config's early_start): their every
+// thread waits for that kernel to complete before it reads anything (wait_for_previous_grid).
+#define SORT_ONESWEEP_KERNELS_WAIT 1
 
 namespace sort::WB_TRACK {
 
@@ -265,6 +271,8 @@ template <class K, bool Pairs, class Shape>
 __global__ void __launch_bounds__(Shape::block, Shape::min_blocks) onesweep_pass_kernel(const pass_args a) {
   constexpr int block = Shape::block;
   constexpr int tile_keys = Shape::tile;
+  // Launched early (onesweep_host.inl): nothing is read before the kernel ahead is complete.
+  wb::device::wait_for_previous_grid();
   const int mode = a.plan->mode;
   bool theirs = false;  // the few-digits kernel's pass (asked before mode is tested: one wait for memory)
   if constexpr (few_digits_kernel_for(Pairs)) theirs = few_digits_pass(*a.plan, a);

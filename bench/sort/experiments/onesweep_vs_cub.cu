@@ -21,6 +21,8 @@
 // pass whose largest digit holds n / that many keys or more takes the few-digits kernel; 0:
 // the stage's default, -1: never). --one-digit-tiles 1,0: once with and once without the
 // short path for tiles whose keys share one digit (config::onesweep_one_digit_tiles).
+// --early-start 1,0: once with and once without programmatic dependent launch of the two
+// kernels of each pass (config::onesweep_early_start).
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
@@ -49,6 +51,7 @@ struct row {
   int passes, sorted_passes, few_digit_passes, match_digits, first_match_digits;
   bool one_digit_tiles;
   int dominant_divisor;
+  bool early_start;
   double stage5_ms, stage5_min_ms, cub_ms;
   unsigned long long mismatches;
 };
@@ -62,6 +65,7 @@ struct options {
   std::vector<int> first_match_values{0};
   std::vector<int> one_digit_values{1};
   std::vector<int> dominant_values{0};
+  std::vector<int> early_start_values{1};
   std::int64_t few_digits_from = 0;
   int histogram_blocks = 0;
 };
@@ -73,14 +77,17 @@ std::vector<sort::config> configs(const options& o) {
     for (const int first_match : o.first_match_values) {
       for (const int one_digit : o.one_digit_values) {
         for (const int dominant : o.dominant_values) {
-          sort::config cfg{};
-          cfg.onesweep_match_digits = match;
-          cfg.onesweep_first_match_digits = first_match;
-          cfg.onesweep_one_digit_tiles = one_digit != 0;
-          cfg.onesweep_dominant_divisor = dominant;
-          cfg.onesweep_few_digits_from = o.few_digits_from;
-          cfg.onesweep_histogram_blocks = o.histogram_blocks;
-          all.push_back(cfg);
+          for (const int early : o.early_start_values) {
+            sort::config cfg{};
+            cfg.onesweep_match_digits = match;
+            cfg.onesweep_first_match_digits = first_match;
+            cfg.onesweep_one_digit_tiles = one_digit != 0;
+            cfg.onesweep_dominant_divisor = dominant;
+            cfg.onesweep_few_digits_from = o.few_digits_from;
+            cfg.onesweep_histogram_blocks = o.histogram_blocks;
+            cfg.onesweep_early_start = early != 0;
+            all.push_back(cfg);
+          }
         }
       }
     }
@@ -141,14 +148,15 @@ std::vector<row> run(std::int64_t n, int dist, const options& o) {
                 sort::onesweep::first_match_digits_for(cfg),
                 cfg.onesweep_one_digit_tiles,
                 sort::onesweep::dominant_divisor_for(cfg),
+                cfg.onesweep_early_start,
                 t.median_ms,
                 t.min_ms,
                 cub_time.median_ms,
                 mismatches};
-    std::printf("%-6s %-8s n=%11lld %-5s match %4d (first %4d, dominant %3d)%s  stage 5 %9.4f ms (min %8.4f, "
+    std::printf("%-6s %-8s n=%11lld %-5s match %4d (first %4d, dominant %3d)%s%s  stage 5 %9.4f ms (min %8.4f, "
                 "%d of %d passes, %d few-digit)  cub %9.4f ms  cub/ours %5.2f  %s (%llu)\n",
                 r.type.c_str(), r.dist.c_str(), static_cast<long long>(n), pairs ? "pairs" : "keys", r.match_digits,
-                r.first_match_digits, r.dominant_divisor, r.one_digit_tiles ? "" : " ranked", r.stage5_ms,
+                r.first_match_digits, r.dominant_divisor, r.one_digit_tiles ? "" : " ranked", r.early_start ? "" : " in turn", r.stage5_ms,
                 r.stage5_min_ms, r.sorted_passes, r.passes, r.few_digit_passes, r.cub_ms, r.cub_ms / r.stage5_ms,
                 mismatches == 0 ? "ok" : "WRONG", mismatches);
     std::fflush(stdout);
@@ -162,13 +170,13 @@ void append_csv(const std::string& file, const row& r) {
   std::ofstream csv(file, std::ios::app);
   if (fresh) {
     csv << "type,dist,n,pairs,passes,sorted_passes,stage5_ms,stage5_min_ms,cub_ms,cub_over_stage5,verified,"
-           "match_digits,few_digit_passes,first_match_digits,one_digit_tiles,dominant_divisor\n";
+           "match_digits,few_digit_passes,first_match_digits,one_digit_tiles,dominant_divisor,early_start\n";
   }
   csv << r.type << ',' << r.dist << ',' << r.n << ',' << (r.pairs ? 1 : 0) << ',' << r.passes << ','
       << r.sorted_passes << ',' << r.stage5_ms << ',' << r.stage5_min_ms << ',' << r.cub_ms << ','
       << r.cub_ms / r.stage5_ms << ',' << (r.mismatches == 0 ? "yes" : "NO") << ',' << r.match_digits << ','
       << r.few_digit_passes << ',' << r.first_match_digits << ',' << (r.one_digit_tiles ? 1 : 0) << ','
-      << r.dominant_divisor << '\n';
+      << r.dominant_divisor << ',' << (r.early_start ? 1 : 0) << '\n';
 }
 
 }  // namespace
@@ -206,6 +214,11 @@ int main(int argc, char** argv) {
                  "config::onesweep_dominant_divisor: a later pass whose largest digit holds n / this many keys or "
                  "more takes the few-digits kernel (0: default, -1: never)")
       ->delimiter(',');
+  app.add_option("--early-start", o.early_start_values,
+                 "config::onesweep_early_start: 1, each pass's two kernels start early (programmatic dependent "
+                 "launch); 0, one after the other")
+      ->delimiter(',')
+      ->check(CLI::Range(0, 1));
   CLI11_PARSE(app, argc, argv);
   for (const int l : log2ns) ns.push_back(std::int64_t{1} << l);
   std::vector<int> dists;

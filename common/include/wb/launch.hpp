@@ -5,6 +5,8 @@
 // cuda backend: my_kernel<<<grid, block, shared_bytes, stream>>>(args...), then the launch
 // error check, naming the file and line of the wb::launch call. When static plus dynamic
 // shared memory passes the 48 KiB default, the kernel is opted into more (cudaFuncSetAttribute).
+// With early_start set, the launch is a programmatic dependent one (cudaLaunchKernelEx; see
+// launch_config::early_start).
 // cpu backend:  the fiber emulator runs every block of the grid to completion before
 // returning (launches are synchronous there), with the same checks of the configuration;
 // with queued streams (wb/cpu/devices.hpp) the grid waits on its stream instead.
@@ -24,6 +26,11 @@ struct launch_config {
   std::size_t shared_bytes = 0;
   cudaStream_t stream = 0;
   std::source_location where;
+  // (cuda backend, compute capability 9.0 and later) Programmatic dependent launch: the grid
+  // may be scheduled before the kernel ahead of it in the stream has finished. Every thread
+  // must call wb::device::wait_for_previous_grid() (wb/device/grid_dependency.cuh) before it
+  // reads what earlier work wrote. Ignored on older GPUs and on the cpu backend.
+  bool early_start = false;
 
   launch_config(dim3 grid_, dim3 block_, std::size_t shared_bytes_ = 0, cudaStream_t stream_ = 0,
                 std::source_location where_ = std::source_location::current())
@@ -35,6 +42,8 @@ namespace detail {
 // raises the kernel's dynamic limit when static + dynamic passes 48 KiB (once per kernel;
 // the kernel's static size is looked up once and cached, so timed launches stay cheap).
 void allow_dynamic_shared(const void* kernel, std::size_t dynamic_bytes, const std::source_location& where);
+// Whether the current device takes programmatic dependent launches (compute capability 9.0+).
+bool early_start_supported(const std::source_location& where);
 }  // namespace detail
 
 template <class... Params, class... Args>
@@ -48,7 +57,22 @@ void launch(const launch_config& cfg, void (*kernel)(Params...), Args&&... args)
   if (cfg.shared_bytes > 0) {
     detail::allow_dynamic_shared(reinterpret_cast<const void*>(kernel), cfg.shared_bytes, cfg.where);
   }
-  kernel<<<cfg.grid, cfg.block, cfg.shared_bytes, cfg.stream>>>(static_cast<Params>(args)...);
+  if (cfg.early_start && detail::early_start_supported(cfg.where)) {
+    cudaLaunchAttribute attribute{};
+    attribute.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    attribute.val.programmaticStreamSerializationAllowed = 1;
+    cudaLaunchConfig_t launch{};
+    launch.gridDim = cfg.grid;
+    launch.blockDim = cfg.block;
+    launch.dynamicSmemBytes = cfg.shared_bytes;
+    launch.stream = cfg.stream;
+    launch.attrs = &attribute;
+    launch.numAttrs = 1;
+    check(cudaLaunchKernelEx(&launch, kernel, static_cast<Params>(args)...), "cudaLaunchKernelEx",
+          cfg.where.file_name(), static_cast<int>(cfg.where.line()));
+  } else {
+    kernel<<<cfg.grid, cfg.block, cfg.shared_bytes, cfg.stream>>>(static_cast<Params>(args)...);
+  }
 #else
   cpu::launch_on_stream(cfg.stream, cfg.grid, cfg.block, cfg.shared_bytes,
                         [kernel, ... a = static_cast<Params>(args)]() { kernel(a...); }, cfg.where);
