@@ -67,6 +67,16 @@ void run(const K* keys_in, K* keys_out, const std::uint32_t* values_in, std::uin
   auto* plan = reinterpret_cast<pass_plan*>(scratch + l.plan);
 
   const int sm_count = wb::multiprocessor_count();  // read once a sort, not once a launch
+  // Programmatic dependent launch (Hopper on): the plan kernel and each pass's kernels are
+  // scheduled as the blocks of the kernel ahead return, not after it is complete. Each of them
+  // waits for the kernel ahead before it reads anything, so none runs before all earlier work
+  // is done. Only where the track's kernels wait (the solution's); the exercise's start one
+  // after the other.
+#if defined(SORT_ONESWEEP_KERNELS_WAIT)
+  const bool early_start = cfg.onesweep_early_start;
+#else
+  const bool early_start = false;
+#endif
   if (cfg.onesweep_run != onesweep_part::after_histogram) {
     // Tile counters, histogram, the count of keys in order and the first sorting pass's
     // status words start at zero; each sorting pass clears the other status array for the next.
@@ -76,20 +86,13 @@ void run(const K* keys_in, K* keys_out, const std::uint32_t* values_in, std::uin
                keys_in, n, histogram, in_order);
   }
   if (cfg.onesweep_run == onesweep_part::histogram) return;  // the caller goes on later (sort.hpp)
-  wb::launch({dim3(1), dim3(radix)}, onesweep_plan_kernel, static_cast<const unsigned long long*>(histogram),
+  wb::launch_config plan_launch{dim3(1), dim3(radix)};
+  plan_launch.early_start = early_start;
+  wb::launch(plan_launch, onesweep_plan_kernel, static_cast<const unsigned long long*>(histogram),
              static_cast<const unsigned long long*>(in_order), passes, n, base, plan,
              static_cast<const void*>(keys_in), static_cast<void*>(keys_out), static_cast<void*>(other_keys), values_in,
              Pairs ? values_out : nullptr, Pairs ? other_values : nullptr);
   const bool few_digits = few_digits_kernel_runs<K, Pairs>(n, cfg);
-  // Programmatic dependent launch (Hopper on): each pass's kernels are scheduled as the blocks
-  // of the kernel ahead return, not after it is complete. Each of them waits for the kernel
-  // ahead before it reads anything, so none runs before all earlier work is done. Only where
-  // the track's kernels wait (the solution's); the exercise's start one after the other.
-#if defined(SORT_ONESWEEP_KERNELS_WAIT)
-  const bool early_start = cfg.onesweep_early_start;
-#else
-  const bool early_start = false;
-#endif
   for (int p = 0; p < passes; ++p) {
     for (std::int64_t q = 0; q < portions; ++q) {
       pass_args args{};

@@ -82,9 +82,10 @@ struct config {
   // whose keys all share the pass's digit without ranking it; false: ranks every tile. Tests
   // run both; the experiments compare them.
   bool onesweep_one_digit_tiles = true;
-  // Stage 5 (the solution) launches the kernels of each pass with programmatic dependent launch
-  // (wb::launch_config's early_start, Hopper and later), so each launch overlaps the end of the
-  // kernel ahead of it; false: one kernel after the other. The experiments compare them.
+  // Stage 5 (the solution) launches its plan kernel and the kernels of each pass with
+  // programmatic dependent launch (wb::launch_config's early_start, Hopper and later), so each
+  // launch overlaps the end of the kernel ahead of it; false: one kernel after the other. The
+  // experiments compare them.
   bool onesweep_early_start = true;
   // The part of stage 5 this call runs (onesweep_part above).
   onesweep_part onesweep_run = onesweep_part::all;

@@ -7,6 +7,7 @@
 
 #include "onesweep.hpp"
 #include "sort.hpp"
+#include "wb/device/grid_dependency.cuh"
 #include "wb/device/warp_scan.cuh"
 #include "wb/kernel.hpp"
 
@@ -146,6 +147,7 @@ __global__ void __launch_bounds__(radix)
                          void* other_keys, const std::uint32_t* values_in, std::uint32_t* values_out,
                          std::uint32_t* other_values) {
   static_assert(radix == 32 * max_passes, "one warp a pass");
+  wb::device::wait_for_previous_grid();  // launched early (onesweep_host.inl): the histogram is complete
   constexpr int per_lane = radix / 32;  // lane l holds the pass's digits [l * per_lane, (l + 1) * per_lane)
   __shared__ int sorts[max_passes];
   __shared__ int digits[max_passes];

@@ -12,7 +12,7 @@
 #include "wb/device/grid_dependency.cuh"
 #include "wb/kernel.hpp"
 
-// onesweep_host.inl launches this track's pass kernels (and few-digits kernels) early, each
+// onesweep_host.inl launches this track's plan, pass and few-digits kernels early, each
 // overlapping the end of the kernel ahead (wb::launch_config's early_start): their every
 // thread waits for that kernel to complete before it reads anything (wait_for_previous_grid).
 #define SORT_ONESWEEP_KERNELS_WAIT 1
