@@ -1,6 +1,7 @@
 // The host side of stage 6 (included at the end of both tracks' single_pass.cu): the tile
 // size (scan_common.cpp's rules); the tile states carved from the workspace (each track's
-// tile_status says how) and zeroed with the tile counter in one memset; the persistent grid
+// tile_status says how) and zeroed with the tile counter in one memset (the solution: one
+// kernel, behind which the scan kernel starts early); the persistent grid
 // (as many blocks as fit on the GPU at once, no more than there are tiles) and its
 // shared-memory ring; the kernel picked by vectors per thread.
 #include <algorithm>
@@ -51,15 +52,29 @@ const single_pass_shape& shape_of(int block) {
   return last;
 }
 
+#if defined(SCAN_SINGLE_PASS_WAITS)
+// Zeroes words[0, count): the tile counter and states, where the scan kernel starts early
+// behind it (a kernel ahead, not a memset, lets the scan kernel's blocks be scheduled as this
+// one's return).
+__global__ void zero_words_kernel(unsigned* words, std::int64_t count) {
+  const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
+  for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < count; i += stride) {
+    words[i] = 0;
+  }
+}
+#endif
+
 template <class T, int V>
 void launch_single_pass(const T* in, T* out, std::int64_t n, const config& cfg, unsigned* counter,
-                        const tile_status<T>& status, std::int64_t tiles) {
+                        const tile_status<T>& status, std::int64_t tiles, bool early_start) {
   const bool aligned = reinterpret_cast<std::uintptr_t>(in) % 16 == 0 && reinterpret_cast<std::uintptr_t>(out) % 16 == 0;
   const single_pass_shape& shape = shape_of<T, V>(cfg.block);
   const std::size_t shared_bytes = static_cast<std::size_t>(shape.stages) * cfg.block * V * 16;
   const std::int64_t grid = std::min<std::int64_t>(shape.resident_blocks, tiles);
-  wb::launch({dim3(static_cast<unsigned>(grid)), dim3(cfg.block), shared_bytes}, single_pass_kernel<T, V>, in, out,
-             n, tiles, cfg.exclusive, aligned, shape.stages, counter, status);
+  wb::launch_config launch{dim3(static_cast<unsigned>(grid)), dim3(cfg.block), shared_bytes};
+  launch.early_start = early_start;
+  wb::launch(launch, single_pass_kernel<T, V>, in, out, n, tiles, cfg.exclusive, aligned, shape.stages, counter,
+             status);
 }
 
 // f(std::integral_constant<int, V>{}) for V = vectors, the kernel's template argument: 1 to 8
@@ -102,9 +117,19 @@ void scan_single_pass(const T* in, T* out, std::int64_t n, const workspace& ws, 
   auto* counter = pieces.take<unsigned>(4);
   const auto status = tile_status<T>::carve(pieces, tiles);  // the layout is the track's (tile_lookback.cuh)
   const std::size_t zeroed = pieces.used();
+#if defined(SCAN_SINGLE_PASS_WAITS)
+  // Programmatic dependent launch (Hopper on): the scan kernel is scheduled as the zeroing
+  // kernel's blocks return, and waits for it to be complete before it reads anything.
+  const auto words = static_cast<std::int64_t>(zeroed / sizeof(unsigned));
+  wb::launch({dim3(static_cast<unsigned>(std::min<std::int64_t>(wb::ceil_div(words, 1024), 1024))), dim3(256)},
+             zero_words_kernel, counter, words);
+  constexpr bool early_start = true;
+#else
   WB_CHECK(cudaMemsetAsync(counter, 0, zeroed));
+  constexpr bool early_start = false;  // the exercise's kernel does not wait for the kernel ahead
+#endif
   with_vectors<T>(items / VEC, [&](auto v) {
-    launch_single_pass<T, decltype(v)::value>(in, out, n, cfg, counter, status, tiles);
+    launch_single_pass<T, decltype(v)::value>(in, out, n, cfg, counter, status, tiles, early_start);
   });
 }
 

@@ -19,7 +19,13 @@
 #include "scan.hpp"
 #include "tile_lookback.cuh"
 #include "warp_scan.cuh"
+#include "wb/device/grid_dependency.cuh"
 #include "wb/kernel.hpp"
+
+// single_pass_host.inl zeroes the tile counter and states with a kernel and launches this one
+// early behind it (wb::launch_config's early_start): its every thread waits for the kernel
+// ahead to complete before it reads anything (wait_for_previous_grid).
+#define SCAN_SINGLE_PASS_WAITS 1
 
 namespace scan::WB_TRACK {
 
@@ -76,6 +82,7 @@ template <class T, int V>
 __global__ void __launch_bounds__(1024) single_pass_kernel(const T* in, T* out, std::int64_t n, std::int64_t tiles,
                                                            bool exclusive, bool aligned, int stages,
                                                            unsigned* tile_counter, tile_status<T> status) {
+  wb::device::wait_for_previous_grid();  // launched early: the counter and states are zero, the input written
   constexpr int VEC = 16 / sizeof(T);
   __shared__ copy_barrier arrived[max_single_pass_stages];  // one per stage: its copy has landed
   __shared__ unsigned stage_tile[max_single_pass_stages];   // the tile each stage holds or awaits
