@@ -95,6 +95,7 @@ struct emulated_thread {
   thread_state state = thread_state::ready;
   ctx::fiber fiber;  // this thread's context while it is suspended
   std::source_location site;
+  bool waited_for_previous_grid = false;  // grid_dependency_wait
   // barrier
   int barrier_kind = 0;
   int predicate = 0;
@@ -586,6 +587,11 @@ void fault(const std::string& message) {
   if (t_thread == nullptr) throw std::runtime_error(message);
   throw_fault(message);
 }
+
+void grid_dependency_wait() {
+  if (t_thread != nullptr) t_thread->waited_for_previous_grid = true;
+}
+bool grid_dependency_waited() { return t_thread != nullptr && t_thread->waited_for_previous_grid; }
 
 void set_race_check(bool on) { current_options().race_check = on; }
 bool race_check() { return current_options().race_check; }

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "wb/device/grid_dependency.cuh"
 #include "wb/device_buffer.hpp"
 #include "wb/generate.hpp"
 #include "wb/kernel.hpp"
@@ -257,6 +258,18 @@ __global__ void atomics_kernel(int* i32, unsigned long long* u64, float* f32, do
   atomicXor(&u32[2], 1u);
   // A lock-free "first claim" through CAS: exactly one thread wins.
   if (atomicCAS(&u32[3], 0u, static_cast<unsigned>(g + 1)) == 0u) atomicAdd(&u32[4], 1u);
+}
+
+// Programmatic dependent launch: every thread waits for the kernel ahead before it reads; in
+// the defective variants none, or one, does not.
+__global__ void add_one_after_waiting(int* out) {
+  wb::device::wait_for_previous_grid();
+  out[blockIdx.x * blockDim.x + threadIdx.x] += 1;
+}
+__global__ void add_one_without_waiting(int* out) { out[blockIdx.x * blockDim.x + threadIdx.x] += 1; }
+__global__ void add_one_thread_5_not_waiting(int* out) {
+  if (threadIdx.x != 5) wb::device::wait_for_previous_grid();
+  out[blockIdx.x * blockDim.x + threadIdx.x] += 1;
 }
 
 // --- emulator-only error cases ----------------------------------------------------------------
@@ -618,6 +631,26 @@ TEST_CASE("atomics on 32- and 64-bit integers and floating point") {
   CHECK(hu[2] == static_cast<unsigned>(total % 2));
   CHECK(hu[3] != 0u);
   CHECK(hu[4] == 1u);
+}
+
+TEST_CASE("an early-started kernel's threads all wait for the kernel ahead") {
+  const std::vector<int> zeros(128, 0);
+  wb::device_buffer<int> out(zeros);
+  wb::launch({dim3(2), dim3(64)}, add_one_without_waiting, out.data());  // a plain launch ahead
+  wb::launch_config early{dim3(2), dim3(64)};
+  early.early_start = true;
+  wb::launch(early, add_one_after_waiting, out.data());
+  const std::vector<int> twos(128, 2);
+  CHECK(out.to_host() == twos);  // the early kernel read what the one ahead wrote
+#if defined(WB_BACKEND_CPU)
+  // On a GPU these could read before the kernel ahead is done; the emulator fails them always.
+  CHECK_THROWS_WITH_AS(wb::launch(early, add_one_without_waiting, out.data()),
+                       doctest::Contains("returned without calling wb::device::wait_for_previous_grid()"),
+                       wb::cuda_error);
+  CHECK_THROWS_WITH_AS(wb::launch(early, add_one_thread_5_not_waiting, out.data()),
+                       doctest::Contains("launched with early_start"), wb::cuda_error);
+  wb::launch({dim3(2), dim3(64)}, add_one_without_waiting, out.data());  // without early_start: fine
+#endif
 }
 
 #if defined(WB_BACKEND_CPU)

@@ -29,7 +29,8 @@ struct launch_config {
   // (cuda backend, compute capability 9.0 and later) Programmatic dependent launch: the grid
   // may be scheduled before the kernel ahead of it in the stream has finished. Every thread
   // must call wb::device::wait_for_previous_grid() (wb/device/grid_dependency.cuh) before it
-  // reads what earlier work wrote. Ignored on older GPUs and on the cpu backend.
+  // reads what earlier work wrote. Ignored on older GPUs. On the cpu backend, where launches
+  // run one after the other anyway, a thread that returns without that call fails the launch.
   bool early_start = false;
 
   launch_config(dim3 grid_, dim3 block_, std::size_t shared_bytes_ = 0, cudaStream_t stream_ = 0,
@@ -74,8 +75,22 @@ void launch(const launch_config& cfg, void (*kernel)(Params...), Args&&... args)
     kernel<<<cfg.grid, cfg.block, cfg.shared_bytes, cfg.stream>>>(static_cast<Params>(args)...);
   }
 #else
-  cpu::launch_on_stream(cfg.stream, cfg.grid, cfg.block, cfg.shared_bytes,
-                        [kernel, ... a = static_cast<Params>(args)]() { kernel(a...); }, cfg.where);
+  if (cfg.early_start) {  // every thread must wait for the kernel ahead (wb/device/grid_dependency.cuh)
+    cpu::launch_on_stream(
+        cfg.stream, cfg.grid, cfg.block, cfg.shared_bytes,
+        [kernel, ... a = static_cast<Params>(args)]() {
+          kernel(a...);
+          if (!cpu::grid_dependency_waited()) {
+            cpu::fault("a thread of a kernel launched with early_start returned without calling "
+                       "wb::device::wait_for_previous_grid(); on a GPU it could read what the kernel ahead "
+                       "has not yet written");
+          }
+        },
+        cfg.where);
+  } else {
+    cpu::launch_on_stream(cfg.stream, cfg.grid, cfg.block, cfg.shared_bytes,
+                          [kernel, ... a = static_cast<Params>(args)]() { kernel(a...); }, cfg.where);
+  }
 #endif
   check_launch("kernel launch", cfg.where.file_name(), static_cast<int>(cfg.where.line()));
 }

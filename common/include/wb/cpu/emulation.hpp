@@ -325,6 +325,13 @@ void thread_fence();
 // Throws wb::cpu::kernel_fault from inside a kernel: the block stops, the launch fails with msg.
 [[noreturn]] void fault(const std::string& msg);
 
+// Programmatic dependent launch (wb/device/grid_dependency.cuh). Launches run one after the
+// other here, so the wait has nothing to wait for; it marks the calling thread, and a kernel
+// launched with early_start whose thread returns unmarked fails (wb::launch): on a GPU that
+// thread could have read what the kernel ahead had not yet written.
+void grid_dependency_wait();
+bool grid_dependency_waited();  // whether the calling thread has called grid_dependency_wait
+
 template <class T>
 inline std::uint64_t to_bits(T v) {
   static_assert(std::is_trivially_copyable_v<T> && sizeof(T) <= 8, "warp shuffles move 1-8 byte values");

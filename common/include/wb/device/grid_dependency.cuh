@@ -11,7 +11,9 @@
 // (PTX's griddepcontrol.launch_dependents would let the next kernel in earlier still, once
 // every block of this one has started; the workbook does not use it.)
 //
-// Below sm_90, and on the cpu backend (launches run one after the other), it does nothing.
+// Below sm_90 it does nothing. On the cpu backend launches run one after the other, so there is
+// nothing to wait for, but the emulator checks the rule: a kernel launched with early_start
+// fails if one of its threads returns without having called wait_for_previous_grid().
 #pragma once
 
 #include "wb/runtime.hpp"
@@ -21,6 +23,8 @@ namespace wb::device {
 __device__ __forceinline__ void wait_for_previous_grid() {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   asm volatile("griddepcontrol.wait;" ::: "memory");
+#elif defined(WB_BACKEND_CPU)
+  wb::cpu::grid_dependency_wait();  // marks the thread: an early-started kernel's threads must all wait
 #endif
 }
 
