@@ -21,8 +21,8 @@
 // pass whose largest digit holds n / that many keys or more takes the few-digits kernel; 0:
 // the stage's default, -1: never). --one-digit-tiles 1,0: once with and once without the
 // short path for tiles whose keys share one digit (config::onesweep_one_digit_tiles).
-// --early-start 1,0: once with and once without programmatic dependent launch of the two
-// kernels of each pass (config::onesweep_early_start).
+// --early-start 1,0: once with and once without programmatic dependent launch of the plan
+// kernel and the kernels of each pass (config::onesweep_early_start).
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
@@ -153,12 +153,13 @@ std::vector<row> run(std::int64_t n, int dist, const options& o) {
                 t.min_ms,
                 cub_time.median_ms,
                 mismatches};
-    std::printf("%-6s %-8s n=%11lld %-5s match %4d (first %4d, dominant %3d)%s%s  stage 5 %9.4f ms (min %8.4f, "
-                "%d of %d passes, %d few-digit)  cub %9.4f ms  cub/ours %5.2f  %s (%llu)\n",
-                r.type.c_str(), r.dist.c_str(), static_cast<long long>(n), pairs ? "pairs" : "keys", r.match_digits,
-                r.first_match_digits, r.dominant_divisor, r.one_digit_tiles ? "" : " ranked", r.early_start ? "" : " in turn", r.stage5_ms,
-                r.stage5_min_ms, r.sorted_passes, r.passes, r.few_digit_passes, r.cub_ms, r.cub_ms / r.stage5_ms,
-                mismatches == 0 ? "ok" : "WRONG", mismatches);
+    std::printf(
+        "%-6s %-8s n=%11lld %-5s match %4d (first %4d, dominant %3d)%s%s  stage 5 %9.4f ms (min %8.4f, "
+        "%d of %d passes, %d few-digit)  cub %9.4f ms  cub/ours %5.2f  %s (%llu)\n",
+        r.type.c_str(), r.dist.c_str(), static_cast<long long>(n), pairs ? "pairs" : "keys", r.match_digits,
+        r.first_match_digits, r.dominant_divisor, r.one_digit_tiles ? "" : " ranked", r.early_start ? "" : " in turn",
+        r.stage5_ms, r.stage5_min_ms, r.sorted_passes, r.passes, r.few_digit_passes, r.cub_ms, r.cub_ms / r.stage5_ms,
+        mismatches == 0 ? "ok" : "WRONG", mismatches);
     std::fflush(stdout);
     rows.push_back(r);
   }
@@ -215,8 +216,8 @@ int main(int argc, char** argv) {
                  "more takes the few-digits kernel (0: default, -1: never)")
       ->delimiter(',');
   app.add_option("--early-start", o.early_start_values,
-                 "config::onesweep_early_start: 1, each pass's two kernels start early (programmatic dependent "
-                 "launch); 0, one after the other")
+                 "config::onesweep_early_start: 1, the plan kernel and each pass's kernels start early "
+                 "(programmatic dependent launch); 0, one after the other")
       ->delimiter(',')
       ->check(CLI::Range(0, 1));
   CLI11_PARSE(app, argc, argv);
