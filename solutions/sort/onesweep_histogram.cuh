@@ -8,6 +8,7 @@
 #include "onesweep.hpp"
 #include "sort.hpp"
 #include "wb/device/grid_dependency.cuh"
+#include "wb/device/min_max.hpp"
 #include "wb/device/warp_scan.cuh"
 #include "wb/kernel.hpp"
 
@@ -162,13 +163,11 @@ __global__ void __launch_bounds__(radix)
     unsigned long long lane_total = 0;
     int nonzero = 0;
     unsigned long long most = 0;
-    bool one_bucket = false;
 #pragma unroll
     for (int k = 0; k < per_lane; ++k) {
       lane_total += count[k];
       nonzero += count[k] != 0 ? 1 : 0;
-      most = count[k] > most ? count[k] : most;
-      one_bucket = one_bucket || count[k] == static_cast<unsigned long long>(n);
+      most = wb::device::max_of(most, count[k]);
     }
     unsigned long long start = wb::device::warp_exclusive_from_inclusive(wb::device::warp_inclusive_scan(lane_total));
 #pragma unroll
@@ -177,12 +176,11 @@ __global__ void __launch_bounds__(radix)
       start += count[k];
     }
     nonzero = wb::device::warp_sum(nonzero);  // the digit values this pass's keys take
-    one_bucket = __any_sync(wb::device::full_warp, one_bucket) != 0;
-    most = wb::device::warp_reduce(most, [](unsigned long long x, unsigned long long y) {  // the pass's largest count
-      return x > y ? x : y;
-    });
+    most = wb::device::warp_reduce(  // the pass's largest count
+        most, [](unsigned long long x, unsigned long long y) { return wb::device::max_of(x, y); });
     if (lane == 0) {
-      sorts[pass] = !one_bucket && *in_order != static_cast<unsigned long long>(n);
+      // A digit that holds every key (the most frequent holds n): the pass is skipped.
+      sorts[pass] = most != static_cast<unsigned long long>(n) && *in_order != static_cast<unsigned long long>(n);
       digits[pass] = nonzero;
       largest[pass] = most;
     }
