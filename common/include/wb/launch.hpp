@@ -75,22 +75,18 @@ void launch(const launch_config& cfg, void (*kernel)(Params...), Args&&... args)
     kernel<<<cfg.grid, cfg.block, cfg.shared_bytes, cfg.stream>>>(static_cast<Params>(args)...);
   }
 #else
-  if (cfg.early_start) {  // every thread must wait for the kernel ahead (wb/device/grid_dependency.cuh)
-    cpu::launch_on_stream(
-        cfg.stream, cfg.grid, cfg.block, cfg.shared_bytes,
-        [kernel, ... a = static_cast<Params>(args)]() {
-          kernel(a...);
-          if (!cpu::grid_dependency_waited()) {
-            cpu::fault("a thread of a kernel launched with early_start returned without calling "
-                       "wb::device::wait_for_previous_grid(); on a GPU it could read what the kernel ahead "
-                       "has not yet written");
-          }
-        },
-        cfg.where);
-  } else {
-    cpu::launch_on_stream(cfg.stream, cfg.grid, cfg.block, cfg.shared_bytes,
-                          [kernel, ... a = static_cast<Params>(args)]() { kernel(a...); }, cfg.where);
-  }
+  cpu::launch_on_stream(
+      cfg.stream, cfg.grid, cfg.block, cfg.shared_bytes,
+      [kernel, early_start = cfg.early_start, ... a = static_cast<Params>(args)]() {
+        kernel(a...);
+        // Launched early, every thread must have waited for the kernel ahead (grid_dependency.cuh).
+        if (early_start && !cpu::grid_dependency_waited()) {
+          cpu::fault("a thread of a kernel launched with early_start returned without calling "
+                     "wb::device::wait_for_previous_grid(); on a GPU it could read what the kernel ahead "
+                     "has not yet written");
+        }
+      },
+      cfg.where);
 #endif
   check_launch("kernel launch", cfg.where.file_name(), static_cast<int>(cfg.where.line()));
 }
