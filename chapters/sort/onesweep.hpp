@@ -255,7 +255,7 @@ constexpr bool few_digits_pass(const pass_plan& p, const pass_args& a) {
                         (largest * static_cast<unsigned long long>(a.dominant_divisor) >=
                          static_cast<unsigned long long>(a.n));
   const bool few = (first_sort & (digits <= a.first_match_digits)) |
-                   (!first_sort & ((digits <= a.match_digits) | dominant));
+                   ((!first_sort) & ((digits <= a.match_digits) | dominant));
   return (mode == pass_sort) & few;
 }
 
