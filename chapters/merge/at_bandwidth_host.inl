@@ -31,13 +31,23 @@ namespace {
 
 // The tile kernel is compiled for each shape of MERGE_AT_BANDWIDTH_SHAPES (config.hpp): its
 // block size and items per thread are template parameters, so the merge stays in registers.
+// Programmatic dependent launch (Hopper on): where the track's tile kernel waits for the
+// partition pass before it reads the partitions (the solution's), its blocks are scheduled as
+// the pass's blocks return instead of after the pass is complete; the exercise's starts after.
 template <class K, bool VALUES>
 void launch_tiles(const problem<K>& p, const config& cfg, const std::int64_t* partitions) {
   const std::size_t shared = shared_bytes(6, cfg, sizeof(K), VALUES);
+#if defined(MERGE_TILE_KERNEL_WAITS)
+  constexpr bool early_start = true;
+#else
+  constexpr bool early_start = false;
+#endif
 #define MERGE_LAUNCH_SHAPE(BLOCK, ITEMS)                                                                       \
   if (cfg.block == (BLOCK) && cfg.items_per_thread == (ITEMS)) {                                             \
-    wb::launch({static_cast<unsigned>(cfg.grid), (BLOCK), shared}, merge_tile_kernel<K, (BLOCK), (ITEMS), VALUES>, \
-               p.A, p.m, p.B, p.n, p.C, p.A_val, p.B_val, p.C_val, partitions);                              \
+    wb::launch_config tiles{static_cast<unsigned>(cfg.grid), (BLOCK), shared};                               \
+    tiles.early_start = early_start;                                                                         \
+    wb::launch(tiles, merge_tile_kernel<K, (BLOCK), (ITEMS), VALUES>, p.A, p.m, p.B, p.n, p.C, p.A_val,     \
+               p.B_val, p.C_val, partitions);                                                                \
     return;                                                                                                  \
   }
   MERGE_AT_BANDWIDTH_SHAPES(MERGE_LAUNCH_SHAPE)

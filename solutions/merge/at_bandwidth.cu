@@ -66,14 +66,18 @@ void partition_pass(const problem<K>& p, const config& cfg, void* temp, std::int
     K* A_s = reinterpret_cast<K*>(static_cast<unsigned char*>(temp) + l.samples_offset);
     K* B_s = A_s + a_samples(p.m, log2_step);
     const std::int64_t most = max_of(a_samples(p.m, log2_step), b_samples(p.n, log2_step));
+    // Both kernels start early (Hopper on: scheduled as the blocks of the kernel ahead return)
+    // and wait for it first thing, so a short merge is not three launch gaps long.
     if (most > 0) {
       static const std::int64_t fill = std::int64_t{wb::multiprocessor_count()} * 8;  // blocks of 256: 8 per SM
-      wb::launch({static_cast<unsigned>(min_of(ceil_div(most, std::int64_t{256}), fill)), 256},
-                 sample_grid_kernel<K>, p.A, p.m, p.B, p.n, log2_step, A_s, B_s);
+      wb::launch_config sample_launch{static_cast<unsigned>(min_of(ceil_div(most, std::int64_t{256}), fill)), 256};
+      sample_launch.early_start = true;
+      wb::launch(sample_launch, sample_grid_kernel<K>, p.A, p.m, p.B, p.n, log2_step, A_s, B_s);
     }
     const std::int64_t num_partitions = cfg.grid + 1;
-    wb::launch({static_cast<unsigned>(ceil_div(num_partitions, std::int64_t{256})), 256},
-               coarse_fine_partition_kernel<K>, p.A, p.m, p.B, p.n, static_cast<const K*>(A_s),
+    wb::launch_config partition_launch{static_cast<unsigned>(ceil_div(num_partitions, std::int64_t{256})), 256};
+    partition_launch.early_start = true;
+    wb::launch(partition_launch, coarse_fine_partition_kernel<K>, p.A, p.m, p.B, p.n, static_cast<const K*>(A_s),
                static_cast<const K*>(B_s), log2_step, tile_items, num_partitions, partitions);
   } else {
     merge_path_partitions(p.A, p.m, p.B, p.n, tile_items, partitions);

@@ -14,7 +14,13 @@
 #include "merge.hpp"
 #include "thread_merge.cuh"
 #include "wb/device/block_merge.cuh"
+#include "wb/device/grid_dependency.cuh"
 #include "wb/kernel.hpp"
+
+// at_bandwidth_host.inl launches this track's tile kernel early, overlapping the end of the
+// partition pass (wb::launch_config's early_start): its every thread waits for that pass to
+// complete before it reads the partitions (wait_for_previous_grid).
+#define MERGE_TILE_KERNEL_WAITS 1
 
 namespace merge::WB_TRACK {
 
@@ -29,6 +35,7 @@ __global__ void __launch_bounds__(BLOCK)
     merge_tile_kernel(const K* __restrict__ A, std::int64_t m, const K* __restrict__ B, std::int64_t n,
                       K* __restrict__ C, const value_t* __restrict__ A_val, const value_t* __restrict__ B_val,
                       value_t* __restrict__ C_val, const std::int64_t* __restrict__ partitions) {
+  wb::device::wait_for_previous_grid();
   constexpr int tile_items = BLOCK * ITEMS;
   // The tile's output range and input ranges, from the partition pass (M12: 64-bit).
   const std::int64_t C_curr = static_cast<std::int64_t>(blockIdx.x) * tile_items;

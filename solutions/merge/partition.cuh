@@ -10,6 +10,7 @@
 
 #include <cstdint>
 
+#include "wb/device/grid_dependency.cuh"
 #include "wb/kernel.hpp"
 
 #include "co_rank_lower_bound.cuh"
@@ -48,6 +49,7 @@ __host__ __device__ inline std::int64_t b_samples(std::int64_t n, int log2_step)
 template <class K>
 __global__ void sample_grid_kernel(const K* A, std::int64_t m, const K* B, std::int64_t n, int log2_step, K* A_s,
                                    K* B_s) {
+  wb::device::wait_for_previous_grid();  // launched early (at_bandwidth.cu): A and B may still be in flight
   const std::int64_t A_count = a_samples(m, log2_step);
   const std::int64_t B_count = b_samples(n, log2_step);
   for (std::int64_t q = wb::global_thread_index(); q < A_count || q < B_count; q += wb::grid_thread_count()) {
@@ -60,6 +62,7 @@ template <class K>
 __global__ void coarse_fine_partition_kernel(const K* A, std::int64_t m, const K* B, std::int64_t n, const K* A_s,
                                              const K* B_s, int log2_step, std::int64_t tile_items,
                                              std::int64_t num_partitions, std::int64_t* partitions) {
+  wb::device::wait_for_previous_grid();  // launched early: the samples are the kernel ahead's
   const std::int64_t t = wb::global_thread_index();
   if (t >= num_partitions) return;
   const std::int64_t S = std::int64_t{1} << log2_step;
