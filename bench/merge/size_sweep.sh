@@ -32,19 +32,22 @@ for run in $runs; do
       >"$out/points/${run}_2p$e.log" 2>&1 || rc=1
   done
 done
-python3 - "$out" $runs <<'PY' || rc=1
-import csv, pathlib, re, sys
-out, runs = pathlib.Path(sys.argv[1]), sys.argv[2:]
+python3 - "$out" "$sizes" $runs <<'PY' || rc=1
+import csv, pathlib, sys
+out, sizes, runs = pathlib.Path(sys.argv[1]), [int(e) for e in sys.argv[2].split()], sys.argv[3:]
 rows = []
 for run in runs:
-    for point in sorted(out.glob(f"points/{run}_2p*.csv"), key=lambda p: int(re.search(r"2p(\d+)", p.name)[1])):
+    for side in sizes:
+        point = out / "points" / f"{run}_2p{side}.csv"
+        if not point.exists():
+            print(f"{point.name}: no result (see its .log)")
+            continue
         table = list(csv.DictReader(open(point, newline="")))
         stage = next((r for r in table if r["stage"].startswith("6")), None)
         cub = next((r for r in table if r["is_baseline"] == "yes"), None)  # none on the cpu backend
         if stage is None:
             print(f"{point.name}: no stage 6 row (see its .log)")
             continue
-        side = int(re.search(r"2p(\d+)", point.name)[1])
         s = float(stage["median_ms"])
         c = float(cub["median_ms"]) if cub else None
         pct = lambda r: f"{float(r['pct_of_copy']):.1f}" if r and r["pct_of_copy"] else ""
