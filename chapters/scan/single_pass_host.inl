@@ -57,10 +57,7 @@ const single_pass_shape& shape_of(int block) {
 // behind it (a kernel ahead, not a memset, lets the scan kernel's blocks be scheduled as this
 // one's return).
 __global__ void zero_words_kernel(unsigned* words, std::int64_t count) {
-  const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
-  for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < count; i += stride) {
-    words[i] = 0;
-  }
+  for (std::int64_t i = wb::global_thread_index(); i < count; i += wb::grid_thread_count()) words[i] = 0;
 }
 #endif
 
