@@ -166,9 +166,21 @@ __device__ __forceinline__ void sort_tile(const pass_args& a, pass_shared& sh, s
       if constexpr (Shape::peers == peer_method::shared_or) {
         // Each lane ors its bit into its warp's mask word of its digit; once the warp has
         // synced, the word holds exactly the lanes of this step with that digit.
-        atomicOr(my_mask, 1u << lane);
-        __syncwarp();
-        peers = *static_cast<volatile unsigned*>(my_mask);
+        if constexpr (sizeof(U) == 4 && !Shape::one_digit_tiles) {
+          // The 4-byte long tiles, which have no short path for tiles of one digit: the lanes
+          // that share lane 0's digit find each other by one ballot and only the others or
+          // their bits. On a bucket of one hot key with a few strays, 32 atomicOrs on one
+          // word would wait on each other; here only the strays' do.
+          const unsigned lead = __shfl_sync(all_lanes, d, 0);
+          const unsigned with_lead = __ballot_sync(all_lanes, d == lead);
+          if (d != lead) atomicOr(my_mask, 1u << lane);
+          __syncwarp();
+          peers = d == lead ? with_lead : *static_cast<volatile unsigned*>(my_mask);
+        } else {
+          atomicOr(my_mask, 1u << lane);
+          __syncwarp();
+          peers = *static_cast<volatile unsigned*>(my_mask);
+        }
       } else {
         peers = same_digit_lanes<Shape::peers>(d);
       }
