@@ -99,9 +99,11 @@ using match_any_shape = shape<Shape::block, Shape::items, peer_method::match_any
 // The shapes stage 5 runs: the fastest measured on an H100 (chapter README, stage 5). Keys
 // only, 4 bytes: short tiles below long_tiles_from keys (few tiles: a short tile keeps more
 // SMs busy), long ones from there (fewer tiles: less of the per-tile work, fewer status
-// words to look back over). Flipped keys (signed and float: their bits are flipped on the
-// way in and out so that they sort as unsigned numbers) cost instructions more per key:
-// their long tiles rank with shared_or, which needs fewer instructions and registers.
+// words to look back over). Both rank with shared_or, which needs fewer instructions and
+// registers than the ballots; in the long tiles the lanes of lane 0's digit find each other
+// by one ballot instead (onesweep_pass.cuh), so a warp of one hot key does not serialize on
+// one mask word (half-hot keys at 2^24-2^28: 0.86-0.97x CUB with the atomicOrs alone,
+// 1.02-1.13x with the ballot; uint32 long tiles ranked by ballots at 384 x 26: 0.95-1.00x).
 // Keys only, 8 bytes: the long tiles rank with shared_or too, fastest on keys that spread
 // over every digit, but its atomicOrs serialize on the lanes that share one: on keys half of
 // which take 16 values, every pass is 15% slower than on uniform ones (a pass takes 16.5 µs
@@ -115,7 +117,7 @@ using match_any_shape = shape<Shape::block, Shape::items, peer_method::match_any
 // long ones: on 16 distinct keys at 2^18-2^22, 5-15% faster, on 8-byte keys nearly in order
 // 5%; its test costs uniform keys up to 4% at 2^16-2^20 (chapter README, stage 5, "What the
 // two tests cost"). The 4-byte long tiles and 8-byte keys with values leave it out:
-// there the compiler spilled (uint32 long tiles 240 bytes a thread, half the speed).
+// there the compiler spilled (4-byte long tiles 40-84 bytes a thread).
 struct tile_shape {
   int block, items, min_blocks;
   peer_method peers;
@@ -124,14 +126,13 @@ struct tile_shape {
   constexpr std::int64_t tile() const { return static_cast<std::int64_t>(block) * items; }
 };
 inline constexpr std::int64_t long_tiles_from = std::int64_t{1} << 24;
-constexpr tile_shape stage_shape(std::size_t key_bytes, bool flipped, bool pairs, bool long_tiles) {
+constexpr tile_shape stage_shape(std::size_t key_bytes, bool pairs, bool long_tiles) {
   using enum peer_method;
   using enum staging;
   if (key_bytes == 4 && pairs && !long_tiles) return {384, 16, 3, ballots, over_counters, false, false, true};
   if (key_bytes == 4 && pairs) return {384, 23, 2, ballots, over_counters, false, false, false};
   if (key_bytes == 4 && !long_tiles) return {384, 16, 3, shared_or, over_counters, true, true, true};
-  if (key_bytes == 4 && flipped) return {384, 20, 3, shared_or, beside_counters, true, true, false};
-  if (key_bytes == 4) return {384, 26, 3, ballots, beside_counters, true, true, false};
+  if (key_bytes == 4) return {384, 20, 3, shared_or, beside_counters, true, true, false};
   if (pairs) return {384, 16, 2, ballots, over_counters, false, false, false};
   if (!long_tiles) return {384, 16, 2, ballots, beside_counters, true, true, true};
   return {384, 20, 2, shared_or, beside_counters, true, true, true};
@@ -321,16 +322,16 @@ inline workspace_pieces carve(const workspace& ws, std::int64_t n, std::size_t k
 
 // What each pass of the last stage-5 sort of n keys in `ws` did, least significant digit
 // first: the plan the device wrote, copied to the host (for the checks and the experiments;
-// the stage itself never reads it back). flipped: signed or float keys (their tile shape).
-std::vector<pass_mode> pass_modes(const workspace& ws, std::int64_t n, std::size_t key_bytes, bool flipped,
-                                  bool pairs, const config& cfg);
+// the stage itself never reads it back).
+std::vector<pass_mode> pass_modes(const workspace& ws, std::int64_t n, std::size_t key_bytes, bool pairs,
+                                  const config& cfg);
 // ... how many digit values each pass's keys take (the plan's digits);
-std::vector<int> pass_digits(const workspace& ws, std::int64_t n, std::size_t key_bytes, bool flipped, bool pairs,
+std::vector<int> pass_digits(const workspace& ws, std::int64_t n, std::size_t key_bytes, bool pairs,
                              const config& cfg);
 // ... and how many tile numbers each pass's blocks took from its counters (all portions): the
 // pass kernel takes one a tile; the few-digits kernel's blocks take one a tile and then each
 // one more, past the last tile, to find that none is left.
-std::vector<std::int64_t> tiles_taken(const workspace& ws, std::int64_t n, std::size_t key_bytes, bool flipped,
-                                      bool pairs, const config& cfg);
+std::vector<std::int64_t> tiles_taken(const workspace& ws, std::int64_t n, std::size_t key_bytes, bool pairs,
+                                      const config& cfg);
 
 }  // namespace sort::onesweep

@@ -136,7 +136,7 @@ template <class K, bool Pairs, bool LongTiles>
 void run_stage_shape(const K* keys_in, K* keys_out, const std::uint32_t* values_in, std::uint32_t* values_out,
                      std::int64_t n, const workspace& ws, const config& cfg) {
   using namespace sort::onesweep;
-  constexpr tile_shape t = stage_shape(sizeof(bits_of<K>), !std::is_same_v<K, bits_of<K>>, Pairs, LongTiles);
+  constexpr tile_shape t = stage_shape(sizeof(bits_of<K>), Pairs, LongTiles);
   using stage = shape<t.block, t.items, t.peers, t.min_blocks, t.staged, t.byte_digits, t.bucket_pointers,
                       t.one_digit_tiles>;
   run<K, Pairs, stage>(keys_in, keys_out, values_in, values_out, n, ws, cfg);

@@ -20,7 +20,7 @@ using wb::piece_bytes;
 
 int items_for(int stage, const config& cfg) {
   if (stage <= 3) return 1;
-  if (stage == 5) return onesweep::stage_shape(4, false, false, false).items;
+  if (stage == 5) return onesweep::stage_shape(4, false, false).items;
   if (stage == 6) {
     return merge_tiles_for(cfg, 4, false).items;
   }
@@ -111,14 +111,14 @@ namespace onesweep {
 namespace {
 
 // The stage-5 scratch of the last sort of n > 0 keys in ws.
-workspace_pieces scratch_of(const workspace& ws, std::int64_t n, std::size_t key_bytes, bool flipped, bool pairs,
+workspace_pieces scratch_of(const workspace& ws, std::int64_t n, std::size_t key_bytes, bool pairs,
                             const config& cfg) {
-  return carve(ws, n, key_bytes, stage_shape(key_bytes, flipped, pairs, long_tiles_for(n, cfg)).tile(), cfg);
+  return carve(ws, n, key_bytes, stage_shape(key_bytes, pairs, long_tiles_for(n, cfg)).tile(), cfg);
 }
 
-std::vector<pass_plan> read_plan(const workspace& ws, std::int64_t n, std::size_t key_bytes, bool flipped, bool pairs,
+std::vector<pass_plan> read_plan(const workspace& ws, std::int64_t n, std::size_t key_bytes, bool pairs,
                                  const config& cfg) {
-  const workspace_pieces w = scratch_of(ws, n, key_bytes, flipped, pairs, cfg);
+  const workspace_pieces w = scratch_of(ws, n, key_bytes, pairs, cfg);
   std::vector<pass_plan> plan(key_bytes);  // one 8-bit digit per byte
   WB_CHECK(cudaMemcpy(plan.data(), w.scratch + w.offsets.plan, plan.size() * sizeof(pass_plan), cudaMemcpyDeviceToHost));
   return plan;
@@ -126,28 +126,28 @@ std::vector<pass_plan> read_plan(const workspace& ws, std::int64_t n, std::size_
 
 }  // namespace
 
-std::vector<pass_mode> pass_modes(const workspace& ws, std::int64_t n, std::size_t key_bytes, bool flipped,
-                                  bool pairs, const config& cfg) {
+std::vector<pass_mode> pass_modes(const workspace& ws, std::int64_t n, std::size_t key_bytes, bool pairs,
+                                  const config& cfg) {
   if (n == 0) return std::vector<pass_mode>(key_bytes, pass_skip);  // nothing ran
   std::vector<pass_mode> modes;
-  for (const pass_plan& p : read_plan(ws, n, key_bytes, flipped, pairs, cfg)) {
+  for (const pass_plan& p : read_plan(ws, n, key_bytes, pairs, cfg)) {
     modes.push_back(static_cast<pass_mode>(p.mode));
   }
   return modes;
 }
 
-std::vector<int> pass_digits(const workspace& ws, std::int64_t n, std::size_t key_bytes, bool flipped, bool pairs,
+std::vector<int> pass_digits(const workspace& ws, std::int64_t n, std::size_t key_bytes, bool pairs,
                              const config& cfg) {
   if (n == 0) return std::vector<int>(key_bytes, 0);  // nothing ran
   std::vector<int> digits;
-  for (const pass_plan& p : read_plan(ws, n, key_bytes, flipped, pairs, cfg)) digits.push_back(p.digits);
+  for (const pass_plan& p : read_plan(ws, n, key_bytes, pairs, cfg)) digits.push_back(p.digits);
   return digits;
 }
 
-std::vector<std::int64_t> tiles_taken(const workspace& ws, std::int64_t n, std::size_t key_bytes, bool flipped,
-                                      bool pairs, const config& cfg) {
+std::vector<std::int64_t> tiles_taken(const workspace& ws, std::int64_t n, std::size_t key_bytes, bool pairs,
+                                      const config& cfg) {
   if (n == 0) return std::vector<std::int64_t>(key_bytes, 0);  // nothing ran
-  const workspace_pieces w = scratch_of(ws, n, key_bytes, flipped, pairs, cfg);
+  const workspace_pieces w = scratch_of(ws, n, key_bytes, pairs, cfg);
   const auto portions = static_cast<std::size_t>(w.portions);
   std::vector<unsigned> counters(key_bytes * portions);  // [pass][portion]
   WB_CHECK(cudaMemcpy(counters.data(), w.scratch + w.offsets.counters, counters.size() * sizeof(unsigned),
@@ -160,7 +160,7 @@ std::vector<std::int64_t> tiles_taken(const workspace& ws, std::int64_t n, std::
 }  // namespace onesweep
 
 std::int64_t onesweep_tile(std::size_t key_bytes, bool pairs) {
-  const auto shape = onesweep::stage_shape(key_bytes, false, pairs, false);
+  const auto shape = onesweep::stage_shape(key_bytes, pairs, false);
   return static_cast<std::int64_t>(shape.block) * shape.items;
 }
 

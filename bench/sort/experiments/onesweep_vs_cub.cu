@@ -99,7 +99,6 @@ template <class K>
 std::vector<row> run(std::int64_t n, int dist, const options& o) {
   const bool pairs = o.pairs;
   const int reps = o.reps;
-  using U = sort::bits_of<K>;
   wb::device_buffer<K> keys(static_cast<std::size_t>(n)), out(static_cast<std::size_t>(n)), ref(static_cast<std::size_t>(n));
   wb::device_buffer<std::uint32_t> values(pairs ? n : 0), vout(pairs ? n : 0), vref(pairs ? n : 0);
   sort_experiment::generate(keys.data(), pairs ? values.data() : nullptr, n, dist, 0x5eed);
@@ -124,12 +123,11 @@ std::vector<row> run(std::int64_t n, int dist, const options& o) {
     ours();
     const auto mismatches = sort_experiment::mismatches<K>(out.data(), ref.data(), pairs ? vout.data() : nullptr,
                                                           pairs ? vref.data() : nullptr, n);
-    constexpr bool flipped = !std::is_same_v<K, U>;
-    const auto modes = sort::onesweep::pass_modes(ws.view(), n, sizeof(K), flipped, pairs, cfg);
+    const auto modes = sort::onesweep::pass_modes(ws.view(), n, sizeof(K), pairs, cfg);
     // A pass whose blocks took more tile numbers than there are tiles: the few-digits kernel's.
-    const auto taken = sort::onesweep::tiles_taken(ws.view(), n, sizeof(K), flipped, pairs, cfg);
+    const auto taken = sort::onesweep::tiles_taken(ws.view(), n, sizeof(K), pairs, cfg);
     const std::int64_t tile =
-        sort::onesweep::stage_shape(sizeof(K), flipped, pairs, sort::onesweep::long_tiles_for(n, cfg)).tile();
+        sort::onesweep::stage_shape(sizeof(K), pairs, sort::onesweep::long_tiles_for(n, cfg)).tile();
     const std::int64_t tiles = (n + tile - 1) / tile;
     int sorted_passes = 0, few_digit_passes = 0;
     for (std::size_t p = 0; p < modes.size(); ++p) {

@@ -88,7 +88,7 @@ std::vector<onesweep::pass_mode> sort_and_read_plan(const std::vector<K>& keys, 
   const std::string why = sort_error(
       keys, values, sorted<K>{d_out.to_host(), pairs ? d_values_out.to_host() : std::vector<std::uint32_t>{}});
   CHECK_MESSAGE(why.empty(), why);
-  return onesweep::pass_modes(ws.view(), n, sizeof(K), !std::is_same_v<K, bits_of<K>>, pairs, cfg);
+  return onesweep::pass_modes(ws.view(), n, sizeof(K), pairs, cfg);
 }
 
 // Stage 5 on keys (keys only, then key-value) against std::stable_sort, with its own
@@ -102,7 +102,6 @@ template <class K>
 void check_pass_kernels(const std::vector<K>& keys, const config& cfg, bool few_kernel, const std::string& what) {
   using U = bits_of<K>;
   constexpr int passes = static_cast<int>(sizeof(U));
-  constexpr bool flipped = !std::is_same_v<K, U>;
   const auto n = static_cast<std::int64_t>(keys.size());
   std::vector<int> digits(passes);             // how many digit values each pass's keys take
   std::vector<std::int64_t> largest(passes);  // the keys of each pass's most frequent digit
@@ -117,7 +116,7 @@ void check_pass_kernels(const std::vector<K>& keys, const config& cfg, bool few_
     INFO("stage 5, " << what << ", n " << n << (pairs ? ", key-value" : ", keys only"));
     sort_and_read_plan(keys, pairs, ws, cfg);
     if (!wb::testing::testing_solution || n == 0) continue;  // the exercise's stage 5 has the pass kernel alone
-    const onesweep::tile_shape shape = onesweep::stage_shape(sizeof(U), flipped, pairs, onesweep::long_tiles_for(n, cfg));
+    const onesweep::tile_shape shape = onesweep::stage_shape(sizeof(U), pairs, onesweep::long_tiles_for(n, cfg));
     const std::int64_t tile = shape.tile();
     const std::int64_t tiles = (n + tile - 1) / tile;
     const std::int64_t portion_tiles = onesweep::portion_tiles_for(tile, cfg.portion);
@@ -143,8 +142,8 @@ void check_pass_kernels(const std::vector<K>& keys, const config& cfg, bool few_
       const bool few = few_kernel && !pairs && (d <= most || dominant);
       expected[static_cast<std::size_t>(p)] = few ? tiles + few_blocks : tiles;
     }
-    CHECK(onesweep::pass_digits(ws.view(), n, sizeof(K), flipped, pairs, cfg) == digits);
-    CHECK(onesweep::tiles_taken(ws.view(), n, sizeof(K), flipped, pairs, cfg) == expected);
+    CHECK(onesweep::pass_digits(ws.view(), n, sizeof(K), pairs, cfg) == digits);
+    CHECK(onesweep::tiles_taken(ws.view(), n, sizeof(K), pairs, cfg) == expected);
   }
 }
 
@@ -216,16 +215,14 @@ TEST_SUITE("sort/5 onesweep") {
     }
   }
   TEST_CASE("onesweep: the long tiles (from cfg.onesweep_long_tiles_from keys on)") {
-    // The stage sorts 2^24 keys and more in longer tiles (another shape, another ranking for
-    // signed and float keys and for 8-byte keys; 4-byte keys with values too): here from the
-    // first key on, so a few tiles run them. Sizes off the tiles of keys alone and of keys
-    // with values (check_stage sorts both).
+    // The stage sorts 2^24 keys and more in longer tiles (another shape for every key type,
+    // and for 8-byte keys another ranking): here from the first key on, so a few tiles run
+    // them. Sizes off the tiles of keys alone and of keys with values (check_stage sorts both).
     config cfg{};
     cfg.onesweep_long_tiles_from = 1;
     auto sizes_of = [&]<class K>(K, std::uint64_t salt) {
-      constexpr bool flipped = !std::is_same_v<K, bits_of<K>>;
-      const std::int64_t tile = onesweep::stage_shape(sizeof(K), flipped, false, true).tile();
-      const std::int64_t pair_tile = onesweep::stage_shape(sizeof(K), flipped, true, true).tile();
+      const std::int64_t tile = onesweep::stage_shape(sizeof(K), false, true).tile();
+      const std::int64_t pair_tile = onesweep::stage_shape(sizeof(K), true, true).tile();
       for (const std::int64_t n : {std::int64_t{1}, tile - 1, tile, tile + 1, pair_tile - 1, pair_tile + 1,
                                    3 * tile + 5}) {
         check_stage<K>(5, seeded_keys<K>(static_cast<std::size_t>(n), wb::testing::seed(salt + n)), cfg,
@@ -262,7 +259,7 @@ TEST_SUITE("sort/5 onesweep") {
     for (const std::int64_t long_from : {std::int64_t{0}, std::int64_t{1}}) {  // short tiles, then long ones
       config tiles = cfg;
       tiles.onesweep_long_tiles_from = long_from;
-      const std::int64_t t = onesweep::stage_shape(8, true, false, onesweep::long_tiles_for(1, tiles)).tile();
+      const std::int64_t t = onesweep::stage_shape(8, false, onesweep::long_tiles_for(1, tiles)).tile();
       for (const std::int64_t n : {std::int64_t{1}, std::int64_t{37}, t - 1, t + 1, 4 * t + 37}) {
         const auto size = static_cast<std::size_t>(n);
         check_pass_kernels(wb::gen::few_distinct<std::int64_t>(size, wb::testing::seed(++salt), 16), tiles, true,
@@ -307,7 +304,7 @@ TEST_SUITE("sort/5 onesweep") {
     std::uint64_t salt = 1650;
     for (const std::int64_t long_from : {std::int64_t{0}, std::int64_t{1}}) {
       cfg.onesweep_long_tiles_from = long_from;
-      const std::int64_t tile = onesweep::stage_shape(4, false, false, onesweep::long_tiles_for(1, cfg)).tile();
+      const std::int64_t tile = onesweep::stage_shape(4, false, onesweep::long_tiles_for(1, cfg)).tile();
       for (const std::int64_t n : {std::int64_t{37}, tile + 1, 5 * tile - 1}) {
         const auto size = static_cast<std::size_t>(n);
         check_pass_kernels(wb::gen::few_distinct<std::uint32_t>(size, wb::testing::seed(++salt), 16), cfg, true,
