@@ -182,7 +182,12 @@ inline int match_digits_for(const config& cfg) {
 // 82 and 144 (CUB 79; Nsight Compute, H100). So the first sorting pass goes to the few-digits
 // kernel only when its digit takes at most first_pass_match_digits values
 // (cfg.onesweep_first_match_digits when that is not 0): the extremes' 4 (0x00, 0x01, 0xFE, 0xFF)
-// but not 16 distinct keys' 16 (chapter README, stage 5).
+// but not 16 distinct keys' 16 (chapter README, stage 5). So does a pass after a sorting pass of
+// more than match_digits digit values: the keys then arrive grouped by lower digits that can
+// take many values, in groups of a few keys each, and are mixed again. Keys 0 to 2^28 - 1 are
+// the case: after three passes of 256 values each, the top byte's 16 values alternate lane by
+// lane, and at 2^28 uint32 keys that pass took the few-digits kernel 1.87 ms, the pass kernel
+// about 1.2 (CUB 1.42; Nsight Compute, H100, clocks at base).
 inline constexpr int first_pass_match_digits = 4;
 inline int first_match_digits_for(const config& cfg) {
   return cfg.onesweep_first_match_digits != 0 ? cfg.onesweep_first_match_digits : first_pass_match_digits;
@@ -218,7 +223,8 @@ struct pass_plan {
   const std::uint32_t* src_values;  // nullptr: keys only
   std::uint32_t* dst_values;
   int digits;  // how many digit values the pass's keys take (the solution's plan; few: the few-digits kernel)
-  bool first_sort;  // (the solution's plan) the first pass that sorts: its keys arrive in input order
+  int digits_before;  // (the solution's plan) the digit values of the sorting pass before this one;
+                      // 0: this is the first pass that sorts (its keys arrive in input order)
   unsigned long long largest;  // (the solution's plan) the keys of the pass's most frequent digit
 };
 
@@ -237,7 +243,7 @@ struct pass_args {
   unsigned* tile_counter;           // this pass's and portion's, zero before
   int match_digits;                 // (keys alone) a pass of at most this many digit values is
                                     // the few-digits kernel's; -1: none is
-  int first_match_digits;           // ... the first sorting pass: at most this many
+  int first_match_digits;           // ... a pass whose keys arrive mixed (few_digits_pass): at most this many
   int dominant_divisor;             // ... a later pass whose largest digit holds n / this many keys
                                     // or more (0: none)
   bool one_digit_tiles;             // (shapes with OneDigitTiles) a tile of one digit skips the ranking
@@ -250,13 +256,16 @@ struct pass_args {
 constexpr bool few_digits_pass(const pass_plan& p, const pass_args& a) {
   const int mode = p.mode;
   const int digits = p.digits;
-  const bool first_sort = p.first_sort;
+  const int digits_before = p.digits_before;
   const unsigned long long largest = p.largest;
-  const bool dominant = (a.dominant_divisor > 0) &
+  const bool first_sort = digits_before == 0;
+  // Its keys arrive mixed: in input order, or after a pass of many digit values, which leaves
+  // them in groups of a few keys each (first_pass_match_digits).
+  const bool mixed = first_sort | (digits_before > a.match_digits);
+  const bool dominant = (!first_sort) & (a.dominant_divisor > 0) &
                         (largest * static_cast<unsigned long long>(a.dominant_divisor) >=
                          static_cast<unsigned long long>(a.n));
-  const bool few = (first_sort & (digits <= a.first_match_digits)) |
-                   ((!first_sort) & ((digits <= a.match_digits) | dominant));
+  const bool few = (digits <= (mixed ? a.first_match_digits : a.match_digits)) | dominant;
   return (mode == pass_sort) & few;
 }
 

@@ -6,7 +6,8 @@
 // fewer distinct digits the warp's lanes hold, where the pass kernel's ballots cost the same
 // on any keys. The pass kernel keeps its ranking (faster on random digits); a pass whose digit
 // takes at most a.match_digits values over the whole input (the plan counted them from the
-// histogram; the first sorting pass, whose keys arrive unsorted: a.first_match_digits), or a
+// histogram; a pass whose keys arrive mixed, the first sorting pass or one after a pass of many
+// digit values: a.first_match_digits), or a
 // later one in which one digit holds n / a.dominant_divisor keys or more, is sorted here
 // instead, and the pass kernel's blocks return at once on it (few_digits_pass, onesweep.hpp).
 #pragma once

@@ -192,18 +192,20 @@ __global__ void __launch_bounds__(radix)
   const void* src = keys_in;
   const std::uint32_t* src_values = values_in;
   int run = 0;
+  int digits_before = 0;  // the last sorting pass's digit values (0: none sorted yet)
   for (int p = 0; p < passes; ++p) {
-    pass_plan here{pass_skip, 0, nullptr, nullptr, nullptr, nullptr, digits[p], false, largest[p]};
+    pass_plan here{pass_skip, 0, nullptr, nullptr, nullptr, nullptr, digits[p], 0, largest[p]};
     if (sorts[p]) {
       const bool into_output = (sorting - 1 - run) % 2 == 0;
       here = {pass_sort, run % 2, src, into_output ? keys_out : other_keys, src_values,
-              values_in == nullptr ? nullptr : (into_output ? values_out : other_values), digits[p], run == 0,
+              values_in == nullptr ? nullptr : (into_output ? values_out : other_values), digits[p], digits_before,
               largest[p]};
       src = here.dst_keys;
       src_values = here.dst_values;
+      digits_before = digits[p];
       ++run;
     } else if (sorting == 0 && p == passes - 1) {
-      here = {pass_copy, 0, keys_in, keys_out, values_in, values_out, digits[p], false, largest[p]};
+      here = {pass_copy, 0, keys_in, keys_out, values_in, values_out, digits[p], 0, largest[p]};
     }
     plan[p] = here;
   }

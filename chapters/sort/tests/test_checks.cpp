@@ -128,17 +128,20 @@ void check_pass_kernels(const std::vector<K>& keys, const config& cfg, bool few_
       few_blocks += std::min({grid, portion_tiles, tiles - first});
     }
     std::vector<std::int64_t> expected(passes, 0);
-    bool first_sort = true;
+    int digits_before = 0;  // the digit values of the last sorting pass (0: none yet)
     for (int p = 0; p < passes; ++p) {
       const int d = digits[static_cast<std::size_t>(p)];
       if (d == 1) continue;  // skipped (or the copy of an input that no pass sorts): no tile numbers
-      // The first sorting pass takes the few-digits kernel at fewer digit values; a later one
-      // also where one digit holds n / dominant_divisor keys or more (onesweep.hpp).
-      const int most = first_sort ? std::min(onesweep::first_match_digits_for(cfg), onesweep::match_digits_for(cfg))
-                                  : onesweep::match_digits_for(cfg);
+      // A pass whose keys arrive mixed (the first sorting pass, or one after a pass of more than
+      // match_digits values) takes the few-digits kernel at fewer digit values; a later one also
+      // where one digit holds n / dominant_divisor keys or more (onesweep.hpp).
+      const bool first_sort = digits_before == 0;
+      const bool mixed = first_sort || digits_before > onesweep::match_digits_for(cfg);
+      const int most = mixed ? std::min(onesweep::first_match_digits_for(cfg), onesweep::match_digits_for(cfg))
+                             : onesweep::match_digits_for(cfg);
       const int divisor = onesweep::dominant_divisor_for(cfg);
       const bool dominant = !first_sort && divisor > 0 && largest[static_cast<std::size_t>(p)] * divisor >= n;
-      first_sort = false;
+      digits_before = d;
       const bool few = few_kernel && !pairs && (d <= most || dominant);
       expected[static_cast<std::size_t>(p)] = few ? tiles + few_blocks : tiles;
     }
@@ -319,6 +322,14 @@ TEST_SUITE("sort/5 onesweep") {
       }
       const auto n = static_cast<std::size_t>(3 * tile + 5);
       check_pass_kernels(seeded_keys<std::uint32_t>(n, wb::testing::seed(++salt)), cfg, true, "uint32, random");
+      // Random low bytes under a top byte of few values: the top pass comes after passes of 256
+      // values, so its keys arrive mixed; 16 values go to the pass kernel, 4 to the few-digits
+      // kernel (check_pass_kernels expects both from the rule, and the counts say which ran).
+      for (const std::uint32_t top_values : {16u, 4u}) {
+        auto keys = seeded_keys<std::uint32_t>(n, wb::testing::seed(++salt));
+        for (std::uint32_t& k : keys) k %= top_values << 24;
+        check_pass_kernels(keys, cfg, true, "uint32 below " + std::to_string(top_values) + " * 2^24");
+      }
       config never = cfg;
       never.onesweep_match_digits = -1;
       check_pass_kernels(wb::gen::few_distinct<std::int32_t>(n, wb::testing::seed(++salt), 16), never, false,
