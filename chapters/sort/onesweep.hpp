@@ -103,7 +103,7 @@ using match_any_shape = shape<Shape::block, Shape::items, peer_method::match_any
 // registers than the ballots; in the long tiles the lanes of lane 0's digit find each other
 // by one ballot instead (onesweep_pass.cuh), so a warp of one hot key does not serialize on
 // one mask word (half-hot keys at 2^24-2^28: 0.86-0.97x CUB with the atomicOrs alone,
-// 1.02-1.13x with the ballot; uint32 long tiles ranked by ballots at 384 x 26: 0.95-1.00x).
+// 1.03-1.12x with the ballot; uint32 long tiles ranked by ballots at 384 x 26: 0.95-1.00x).
 // Keys only, 8 bytes: the long tiles rank with shared_or too, fastest on keys that spread
 // over every digit, but its atomicOrs serialize on the lanes that share one: on keys half of
 // which take 16 values, every pass is 15% slower than on uniform ones (a pass takes 16.5 µs
