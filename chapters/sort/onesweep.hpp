@@ -162,6 +162,12 @@ inline bool long_tiles_for(std::int64_t n, const config& cfg) {
 // CUB where the pass kernel alone is 0.90-1.02x). Key-value sorts run the pass kernel alone.
 constexpr bool few_digits_kernel_for(bool pairs) { return !pairs; }
 inline constexpr int match_digits = 16;
+// 4-byte keys: at most 4. Their pass kernel ranks a warp whose lanes share one digit cheaply
+// (the long tiles' lead ballot, the short tiles' path for tiles of one digit), and on the
+// passes after the first of 16 distinct keys, where nearly every warp holds one digit, it beat
+// the few-digits kernel by 5-11% (H100, 2^22-2^28); the few-digits kernel keeps the passes of
+// 4 values or fewer, such as the extremes', whose warps hold several digits mixed.
+inline constexpr int match_digits_4_byte = 4;
 // ... from this many keys of key_bytes on (cfg.onesweep_few_digits_from; 0: this): on fewer,
 // the second launch a pass costs more than match_any saves. 8-byte keys from 2^20 (there 16
 // distinct int64 keys sort at 1.03x CUB, uniform ones at 1.10x); below it, it no longer pays
@@ -170,9 +176,11 @@ inline constexpr int match_digits = 16;
 constexpr std::int64_t few_digits_from(std::size_t key_bytes) {
   return key_bytes == 8 ? std::int64_t{1} << 20 : std::int64_t{1} << 22;
 }
-// cfg.onesweep_match_digits, or match_digits when it is 0 (negative: never; radix: always).
-inline int match_digits_for(const config& cfg) {
-  return cfg.onesweep_match_digits != 0 ? cfg.onesweep_match_digits : match_digits;
+// cfg.onesweep_match_digits, or the default for keys of key_bytes when it is 0 (negative:
+// never; radix: always).
+inline int match_digits_for(const config& cfg, std::size_t key_bytes) {
+  if (cfg.onesweep_match_digits != 0) return cfg.onesweep_match_digits;
+  return key_bytes == 4 ? match_digits_4_byte : match_digits;
 }
 // The first sorting pass is different: its keys arrive in input order, so a warp's 32 lanes hold
 // about as many digit values as the pass has (on 16, about 13), where match_any costs the most;

@@ -29,7 +29,7 @@ std::size_t pass_shared_bytes() {
 template <class K, bool Pairs>
 bool few_digits_kernel_runs(std::int64_t n, const config& cfg) {
 #if defined(SORT_ONESWEEP_FEW_DIGITS_KERNEL)
-  return few_digits_kernel_for(Pairs) && match_digits_for(cfg) > 0 &&
+  return few_digits_kernel_for(Pairs) && match_digits_for(cfg, sizeof(K)) > 0 &&
          n >= (cfg.onesweep_few_digits_from > 0 ? cfg.onesweep_few_digits_from : few_digits_from(sizeof(K)));
 #else
   return false;
@@ -107,7 +107,7 @@ void run(const K* keys_in, K* keys_out, const std::uint32_t* values_in, std::uin
       args.status[0] = status0;
       args.status[1] = status1;
       args.tile_counter = counters + p * portions + q;
-      args.match_digits = few_digits ? match_digits_for(cfg) : -1;
+      args.match_digits = few_digits ? match_digits_for(cfg, sizeof(K)) : -1;
       args.first_match_digits = few_digits ? std::min(first_match_digits_for(cfg), args.match_digits) : -1;
       args.dominant_divisor = few_digits ? std::max(dominant_divisor_for(cfg), 0) : 0;
       args.one_digit_tiles = cfg.onesweep_one_digit_tiles;

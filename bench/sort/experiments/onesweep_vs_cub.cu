@@ -142,7 +142,7 @@ std::vector<row> run(std::int64_t n, int dist, const options& o) {
                 static_cast<int>(modes.size()),
                 sorted_passes,
                 few_digit_passes,
-                sort::onesweep::match_digits_for(cfg),
+                sort::onesweep::match_digits_for(cfg, sizeof(K)),
                 sort::onesweep::first_match_digits_for(cfg),
                 cfg.onesweep_one_digit_tiles,
                 sort::onesweep::dominant_divisor_for(cfg),

@@ -96,8 +96,8 @@ std::vector<onesweep::pass_mode> sort_and_read_plan(const std::vector<K>& keys, 
 // blocks take one tile number a tile; the few-digits kernel's blocks take one a tile and then
 // each one more, past the last, to find none left (onesweep.hpp, tiles_taken). few_kernel:
 // whether this test expects the few-digits kernel to sort the passes of at most
-// match_digits_for(cfg) digit values of the keys alone (false: the pass kernel sorts every
-// pass; with values it always does).
+// match_digits_for(cfg, sizeof(K)) digit values of the keys alone (false: the pass kernel
+// sorts every pass; with values it always does).
 template <class K>
 void check_pass_kernels(const std::vector<K>& keys, const config& cfg, bool few_kernel, const std::string& what) {
   using U = bits_of<K>;
@@ -136,9 +136,9 @@ void check_pass_kernels(const std::vector<K>& keys, const config& cfg, bool few_
       // match_digits values) takes the few-digits kernel at fewer digit values; a later one also
       // where one digit holds n / dominant_divisor keys or more (onesweep.hpp).
       const bool first_sort = digits_before == 0;
-      const bool mixed = first_sort || digits_before > onesweep::match_digits_for(cfg);
-      const int most = mixed ? std::min(onesweep::first_match_digits_for(cfg), onesweep::match_digits_for(cfg))
-                             : onesweep::match_digits_for(cfg);
+      const int match = onesweep::match_digits_for(cfg, sizeof(K));
+      const bool mixed = first_sort || digits_before > match;
+      const int most = mixed ? std::min(onesweep::first_match_digits_for(cfg), match) : match;
       const int divisor = onesweep::dominant_divisor_for(cfg);
       const bool dominant = !first_sort && divisor > 0 && largest[static_cast<std::size_t>(p)] * divisor >= n;
       digits_before = d;
@@ -316,6 +316,12 @@ TEST_SUITE("sort/5 onesweep") {
                            "int32, 16 distinct");
         check_pass_kernels(wb::gen::few_distinct<float>(size, wb::testing::seed(++salt), 16), cfg, true,
                            "float, 16 distinct");
+        // The stage leaves 4-byte passes of more than 4 digit values to the pass kernel
+        // (match_digits_4_byte); at 16, as for 8-byte keys, the few-digits kernel takes them.
+        config sixteen = cfg;
+        sixteen.onesweep_match_digits = 16;
+        check_pass_kernels(wb::gen::few_distinct<std::int32_t>(size, wb::testing::seed(++salt), 16), sixteen, true,
+                           "int32, 16 distinct, match_digits 16");
         check_pass_kernels(wb::gen::extremes<std::uint32_t>(size, wb::testing::seed(++salt)), cfg, true,
                            "uint32 extremes");
         check_pass_kernels(wb::gen::extremes<float>(size, wb::testing::seed(++salt)), cfg, true, "float extremes");
