@@ -213,6 +213,17 @@ inline constexpr int dominant_divisor = 2;
 inline int dominant_divisor_for(const config& cfg) {
   return cfg.onesweep_dominant_divisor != 0 ? cfg.onesweep_dominant_divisor : dominant_divisor;
 }
+// The first sorting pass too, but only when its largest digit holds all its keys but at most
+// n / first_stray_divisor (cfg.onesweep_first_stray_divisor when that is not 0; negative:
+// never): its keys arrive in input order, so the strays lie anywhere, and a warp's lanes hold
+// the dominant digit and about 32 / first_stray_divisor others. 8-byte keys nearly in order
+// are the case: their low digits are 0 but for the strays (H100, int64 keys at 2^24, one in
+// 1024 a stray, that pass: the pass kernel 170 µs, the few-digits kernel 118, CUB 142). With
+// one key in 16 a stray the few-digits kernel still wins (chapter README, stage 5).
+inline constexpr int first_stray_divisor = 16;
+inline int first_stray_divisor_for(const config& cfg) {
+  return cfg.onesweep_first_stray_divisor != 0 ? cfg.onesweep_first_stray_divisor : first_stray_divisor;
+}
 
 // What a pass does, decided on the device from the histogram (so the host never waits).
 enum pass_mode : int {
@@ -254,6 +265,8 @@ struct pass_args {
   int first_match_digits;           // ... a pass whose keys arrive mixed (few_digits_pass): at most this many
   int dominant_divisor;             // ... a later pass whose largest digit holds n / this many keys
                                     // or more (0: none)
+  int first_stray_divisor;          // ... the first sorting pass, when at most n / this many of its
+                                    // keys lie outside its largest digit (0: none)
   bool one_digit_tiles;             // (shapes with OneDigitTiles) a tile of one digit skips the ranking
 };
 
@@ -270,9 +283,12 @@ constexpr bool few_digits_pass(const pass_plan& p, const pass_args& a) {
   // Its keys arrive mixed: in input order, or after a pass of many digit values, which leaves
   // them in groups of a few keys each (first_pass_match_digits).
   const bool mixed = first_sort | (digits_before > a.match_digits);
-  const bool dominant = (!first_sort) & (a.dominant_divisor > 0) &
-                        (largest * static_cast<unsigned long long>(a.dominant_divisor) >=
-                         static_cast<unsigned long long>(a.n));
+  const auto n = static_cast<unsigned long long>(a.n);
+  const bool first_dominant =
+      (a.first_stray_divisor > 0) & ((n - largest) * static_cast<unsigned long long>(a.first_stray_divisor) <= n);
+  const bool later_dominant =
+      (a.dominant_divisor > 0) & (largest * static_cast<unsigned long long>(a.dominant_divisor) >= n);
+  const bool dominant = (first_sort & first_dominant) | ((!first_sort) & later_dominant);
   const bool few = (digits <= (mixed ? a.first_match_digits : a.match_digits)) | dominant;
   return (mode == pass_sort) & few;
 }

@@ -110,6 +110,7 @@ void run(const K* keys_in, K* keys_out, const std::uint32_t* values_in, std::uin
       args.match_digits = few_digits ? match_digits_for(cfg, sizeof(K)) : -1;
       args.first_match_digits = few_digits ? std::min(first_match_digits_for(cfg), args.match_digits) : -1;
       args.dominant_divisor = few_digits ? std::max(dominant_divisor_for(cfg), 0) : 0;
+      args.first_stray_divisor = few_digits ? std::max(first_stray_divisor_for(cfg), 0) : 0;
       args.one_digit_tiles = cfg.onesweep_one_digit_tiles;
 #if defined(SORT_ONESWEEP_FEW_DIGITS_KERNEL)
       if constexpr (few_digits_kernel_for(Pairs)) {

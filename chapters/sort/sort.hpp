@@ -69,6 +69,10 @@ struct config {
   // ... and a later pass whose largest digit holds at least n / this many keys; 0: its
   // default (onesweep.hpp, dominant_divisor); negative: never. The experiments sweep it.
   int onesweep_dominant_divisor = 0;
+  // ... and the first sorting pass when at most n / this many of its keys lie outside its
+  // largest digit; 0: its default (onesweep.hpp, first_stray_divisor); negative: never. The
+  // experiments sweep it.
+  int onesweep_first_stray_divisor = 0;
   // ... on this many keys or more; 0: its default (onesweep.hpp, few_digits_from). Tests set
   // it small to run the few-digits kernel on few keys.
   std::int64_t onesweep_few_digits_from = 0;

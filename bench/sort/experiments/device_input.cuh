@@ -13,6 +13,8 @@
 //                                                             half uniform
 //                                                10 nearly    ascending, but about one key
 //                                                             in 1024 uniform
+//                                                11 strays    ascending, but about one key
+//                                                             in 16 uniform
 #pragma once
 
 #include <cstdint>
@@ -36,7 +38,7 @@ __host__ __device__ inline std::uint64_t mix(std::uint64_t x) {
 
 inline constexpr const char* dist_names[] = {"uniform", "few",      "equal",    "sorted", "low31",
                                              "topbyte", "reversed", "extremes", "narrow", "hot",
-                                             "nearly"};
+                                             "nearly",  "strays"};
 inline constexpr int dist_count = static_cast<int>(sizeof(dist_names) / sizeof(dist_names[0]));
 
 // A distribution's number from its name or number; std::invalid_argument otherwise.
@@ -45,7 +47,7 @@ inline int parse_dist(const std::string& name) {
     if (name == dist_names[d] || name == std::to_string(d)) return d;
   }
   throw std::invalid_argument("--dist '" + name + "': use uniform, few, equal, sorted, low31, topbyte, reversed, "
-                              "extremes, narrow, hot or nearly");
+                              "extremes, narrow, hot, nearly or strays");
 }
 
 // Bit patterns at the edges of every key type: zero, all ones, the sign bit alone and its
@@ -75,6 +77,7 @@ __global__ void generate_kernel(K* keys, std::uint32_t* values, std::int64_t n, 
     if (dist == 8) r = (bits > 32 ? 0x0000123400000000ull : 0x12340000ull) + (r & 0xffff);
     if (dist == 9 && (r >> 63) != 0) r = mix(seed + (r & 15));
     if (dist == 10) r = (r & 1023) == 0 ? mix(r) : static_cast<std::uint64_t>(i) << (bits > 32 ? 20 : 0);
+    if (dist == 11) r = (r & 15) == 0 ? mix(r) : static_cast<std::uint64_t>(i) << (bits > 32 ? 20 : 0);
     if constexpr (sizeof(K) == 8) {
       keys[i] = static_cast<K>(r);
     } else {

@@ -6,7 +6,7 @@
 //                        [--reps 10] [--csv FILE] [--match-digits -1,0,256] [--histogram-blocks 0]
 //
 // --dist: the names of device_input.cuh (uniform, few, equal, sorted, low31, topbyte,
-// reversed, extremes, narrow, hot, nearly; or their numbers), or `all`. Each row also says
+// reversed, extremes, narrow, hot, nearly, strays; or their numbers), or `all`. Each row also says
 // how many of the passes stage 5 sorted (the plan it wrote: a pass whose digit every key shares is skipped,
 // where CUB's SortKeys runs every pass). --csv appends one line a row (a header when the file
 // is new). --match-digits: stage 5 once for each value of config::onesweep_match_digits
@@ -19,7 +19,9 @@
 // --histogram-blocks: the histogram kernel in this many blocks (config::onesweep_histogram_blocks;
 // 0: the stage's rule). --dominant: once for each config::onesweep_dominant_divisor (a later
 // pass whose largest digit holds n / that many keys or more takes the few-digits kernel; 0:
-// the stage's default, -1: never). --one-digit-tiles 1,0: once with and once without the
+// the stage's default, -1: never); --first-strays: once for each
+// config::onesweep_first_stray_divisor (the first sorting pass too, when at most n / that many
+// of its keys lie outside its largest digit). --one-digit-tiles 1,0: once with and once without the
 // short path for tiles whose keys share one digit (config::onesweep_one_digit_tiles).
 // --early-start 1,0: once with and once without programmatic dependent launch of the plan
 // kernel and the kernels of each pass (config::onesweep_early_start).
@@ -29,6 +31,7 @@
 #include <fstream>
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <CLI/CLI.hpp>
@@ -50,7 +53,7 @@ struct row {
   bool pairs;
   int passes, sorted_passes, few_digit_passes, match_digits, first_match_digits;
   bool one_digit_tiles;
-  int dominant_divisor;
+  int dominant_divisor, first_stray_divisor;
   bool early_start;
   double stage5_ms, stage5_min_ms, cub_ms;
   unsigned long long mismatches;
@@ -65,33 +68,36 @@ struct options {
   std::vector<int> first_match_values{0};
   std::vector<int> one_digit_values{1};
   std::vector<int> dominant_values{0};
+  std::vector<int> first_stray_values{0};
   std::vector<int> early_start_values{1};
   std::int64_t few_digits_from = 0;
   int histogram_blocks = 0;
 };
 
-// Stage 5's configurations to time: every combination of the options' value lists.
+// Stage 5's configurations to time: every combination of the options' value lists (the
+// last list's values vary fastest).
 std::vector<sort::config> configs(const options& o) {
-  std::vector<sort::config> all;
-  for (const int match : o.match_values) {
-    for (const int first_match : o.first_match_values) {
-      for (const int one_digit : o.one_digit_values) {
-        for (const int dominant : o.dominant_values) {
-          for (const int early : o.early_start_values) {
-            sort::config cfg{};
-            cfg.onesweep_match_digits = match;
-            cfg.onesweep_first_match_digits = first_match;
-            cfg.onesweep_one_digit_tiles = one_digit != 0;
-            cfg.onesweep_dominant_divisor = dominant;
-            cfg.onesweep_few_digits_from = o.few_digits_from;
-            cfg.onesweep_histogram_blocks = o.histogram_blocks;
-            cfg.onesweep_early_start = early != 0;
-            all.push_back(cfg);
-          }
-        }
+  sort::config base{};
+  base.onesweep_few_digits_from = o.few_digits_from;
+  base.onesweep_histogram_blocks = o.histogram_blocks;
+  std::vector<sort::config> all{base};
+  auto vary = [&all](const std::vector<int>& values, auto set) {
+    std::vector<sort::config> next;
+    for (const sort::config& c : all) {
+      for (const int v : values) {
+        sort::config d = c;
+        set(d, v);
+        next.push_back(d);
       }
     }
-  }
+    all = std::move(next);
+  };
+  vary(o.match_values, [](sort::config& c, int v) { c.onesweep_match_digits = v; });
+  vary(o.first_match_values, [](sort::config& c, int v) { c.onesweep_first_match_digits = v; });
+  vary(o.one_digit_values, [](sort::config& c, int v) { c.onesweep_one_digit_tiles = v != 0; });
+  vary(o.dominant_values, [](sort::config& c, int v) { c.onesweep_dominant_divisor = v; });
+  vary(o.first_stray_values, [](sort::config& c, int v) { c.onesweep_first_stray_divisor = v; });
+  vary(o.early_start_values, [](sort::config& c, int v) { c.onesweep_early_start = v != 0; });
   return all;
 }
 
@@ -146,16 +152,18 @@ std::vector<row> run(std::int64_t n, int dist, const options& o) {
                 sort::onesweep::first_match_digits_for(cfg),
                 cfg.onesweep_one_digit_tiles,
                 sort::onesweep::dominant_divisor_for(cfg),
+                sort::onesweep::first_stray_divisor_for(cfg),
                 cfg.onesweep_early_start,
                 t.median_ms,
                 t.min_ms,
                 cub_time.median_ms,
                 mismatches};
     std::printf(
-        "%-6s %-8s n=%11lld %-5s match %4d (first %4d, dominant %3d)%s%s  stage 5 %9.4f ms (min %8.4f, "
+        "%-6s %-8s n=%11lld %-5s match %4d (first %4d, dominant %3d, strays %3d)%s%s  stage 5 %9.4f ms (min %8.4f, "
         "%d of %d passes, %d few-digit)  cub %9.4f ms  cub/ours %5.2f  %s (%llu)\n",
         r.type.c_str(), r.dist.c_str(), static_cast<long long>(n), pairs ? "pairs" : "keys", r.match_digits,
-        r.first_match_digits, r.dominant_divisor, r.one_digit_tiles ? "" : " ranked", r.early_start ? "" : " in turn",
+        r.first_match_digits, r.dominant_divisor, r.first_stray_divisor, r.one_digit_tiles ? "" : " ranked",
+        r.early_start ? "" : " in turn",
         r.stage5_ms, r.stage5_min_ms, r.sorted_passes, r.passes, r.few_digit_passes, r.cub_ms, r.cub_ms / r.stage5_ms,
         mismatches == 0 ? "ok" : "WRONG", mismatches);
     std::fflush(stdout);
@@ -169,13 +177,14 @@ void append_csv(const std::string& file, const row& r) {
   std::ofstream csv(file, std::ios::app);
   if (fresh) {
     csv << "type,dist,n,pairs,passes,sorted_passes,stage5_ms,stage5_min_ms,cub_ms,cub_over_stage5,verified,"
-           "match_digits,few_digit_passes,first_match_digits,one_digit_tiles,dominant_divisor,early_start\n";
+           "match_digits,few_digit_passes,first_match_digits,one_digit_tiles,dominant_divisor,early_start,"
+           "first_stray_divisor\n";
   }
   csv << r.type << ',' << r.dist << ',' << r.n << ',' << (r.pairs ? 1 : 0) << ',' << r.passes << ','
       << r.sorted_passes << ',' << r.stage5_ms << ',' << r.stage5_min_ms << ',' << r.cub_ms << ','
       << r.cub_ms / r.stage5_ms << ',' << (r.mismatches == 0 ? "yes" : "NO") << ',' << r.match_digits << ','
       << r.few_digit_passes << ',' << r.first_match_digits << ',' << (r.one_digit_tiles ? 1 : 0) << ','
-      << r.dominant_divisor << ',' << (r.early_start ? 1 : 0) << '\n';
+      << r.dominant_divisor << ',' << (r.early_start ? 1 : 0) << ',' << r.first_stray_divisor << '\n';
 }
 
 }  // namespace
@@ -212,6 +221,10 @@ int main(int argc, char** argv) {
   app.add_option("--dominant", o.dominant_values,
                  "config::onesweep_dominant_divisor: a later pass whose largest digit holds n / this many keys or "
                  "more takes the few-digits kernel (0: default, -1: never)")
+      ->delimiter(',');
+  app.add_option("--first-strays", o.first_stray_values,
+                 "config::onesweep_first_stray_divisor: the first sorting pass takes the few-digits kernel when at "
+                 "most n / this many of its keys lie outside its largest digit (0: default, -1: never)")
       ->delimiter(',');
   app.add_option("--early-start", o.early_start_values,
                  "config::onesweep_early_start: 1, the plan kernel and each pass's kernels start early "

@@ -134,13 +134,17 @@ void check_pass_kernels(const std::vector<K>& keys, const config& cfg, bool few_
       if (d == 1) continue;  // skipped (or the copy of an input that no pass sorts): no tile numbers
       // A pass whose keys arrive mixed (the first sorting pass, or one after a pass of more than
       // match_digits values) takes the few-digits kernel at fewer digit values; a later one also
-      // where one digit holds n / dominant_divisor keys or more (onesweep.hpp).
+      // where one digit holds n / dominant_divisor keys or more, the first sorting pass where
+      // at most n / first_stray_divisor keys lie outside its largest digit (onesweep.hpp).
       const bool first_sort = digits_before == 0;
       const int match = onesweep::match_digits_for(cfg, sizeof(K));
       const bool mixed = first_sort || digits_before > match;
       const int most = mixed ? std::min(onesweep::first_match_digits_for(cfg), match) : match;
+      const std::int64_t top = largest[static_cast<std::size_t>(p)];
       const int divisor = onesweep::dominant_divisor_for(cfg);
-      const bool dominant = !first_sort && divisor > 0 && largest[static_cast<std::size_t>(p)] * divisor >= n;
+      const int stray_divisor = onesweep::first_stray_divisor_for(cfg);
+      const bool dominant = first_sort ? stray_divisor > 0 && (n - top) * stray_divisor <= n
+                                       : divisor > 0 && top * divisor >= n;
       digits_before = d;
       const bool few = few_kernel && !pairs && (d <= most || dominant);
       expected[static_cast<std::size_t>(p)] = few ? tiles + few_blocks : tiles;
@@ -348,6 +352,10 @@ TEST_SUITE("sort/5 onesweep") {
     // after the first (dominant_divisor: half the keys). Half the keys from two values, half
     // random: after the first pass one digit holds about a quarter of the keys, the few-digits
     // kernel's at a divisor of 8, not at the default. Off with onesweep_dominant_divisor -1.
+    // 64-bit keys nearly in order whose low bytes are 0 but for the strays: the first sorting
+    // pass is the few-digits kernel's too while the strays are at most n / first_stray_divisor
+    // (one in 97 is; one in 9 is not at the default, but is at a divisor of 8), and not with
+    // onesweep_first_stray_divisor -1.
     config cfg{};
     cfg.onesweep_few_digits_from = 1;
     cfg.onesweep_few_digits_blocks = 2;
@@ -376,6 +384,28 @@ TEST_SUITE("sort/5 onesweep") {
         check_pass_kernels(hot(std::int64_t{}, 20000), c, true, "int64, half from two values, " + how);
         check_pass_kernels(nearly(std::int32_t{}, 20000), c, true, "int32, nearly in order, " + how);
         check_pass_kernels(nearly(std::int64_t{}, 20000), c, true, "int64, nearly in order, " + how);
+      }
+      for (const int stray_divisor : {0, -1, 8}) {
+        config c = cfg;
+        c.onesweep_first_stray_divisor = stray_divisor;
+        const std::string how = "stray divisor " + std::to_string(stray_divisor) + (long_from ? ", long tiles" : "");
+        for (const std::size_t every : {97, 9}) {
+          auto keys = seeded_keys<std::int64_t>(20000, wb::testing::seed(++salt));
+          for (std::size_t i = 0; i < keys.size(); ++i) {
+            if (i % every != 0) keys[i] = static_cast<std::int64_t>(i) << 20;
+          }
+          const std::string what = "int64 << 20, one in " + std::to_string(every) + " random, " + how;
+          check_pass_kernels(keys, c, true, what);
+          if (!wb::testing::testing_solution) continue;
+          // And said directly: the few-digits kernel takes the first pass's tile numbers too.
+          INFO(what);
+          const auto n = static_cast<std::int64_t>(keys.size());
+          workspace_buffer<std::int64_t> ws(n, c);
+          sort_and_read_plan(keys, false, ws, c);
+          const std::int64_t tile = onesweep::stage_shape(8, false, onesweep::long_tiles_for(n, c)).tile();
+          const bool few_first = every == 97 ? stray_divisor != -1 : stray_divisor == 8;
+          CHECK((onesweep::tiles_taken(ws.view(), n, 8, false, c)[0] > (n + tile - 1) / tile) == few_first);
+        }
       }
     }
   }
