@@ -50,6 +50,8 @@ enum class staging : int {
                         // keeps its slot in a register until then
   beside_counters = 1,  // beside them: each key is staged as soon as it is ranked, so (keys
                         // only) no slot needs a register; more shared memory
+  beside_spread = 2,    // beside them, the slots and the counters spread over the banks
+                        // (shape::staging_index, shape::counter_index)
 };
 
 // A tile: Block threads (a multiple of 32, at least one thread per digit), each holding
@@ -75,7 +77,8 @@ struct shape {
   static constexpr int warps = Block / 32;
   static constexpr int tile = Block * Items;
   static constexpr peer_method peers = Peers;
-  static constexpr bool direct_staging = Staging == staging::beside_counters;
+  static constexpr staging staged = Staging;
+  static constexpr bool direct_staging = Staging != staging::over_counters;
   static constexpr bool byte_digits = ByteDigits;
   static constexpr bool bucket_pointers = BucketPointers;
   static constexpr bool one_digit_tiles = OneDigitTiles;
@@ -83,6 +86,22 @@ struct shape {
   // counters, and (shared_or) its 256 lane masks.
   static constexpr int counter_words = (Peers == peer_method::shared_or ? 2 : 1) * (Block / 32) * radix;
   static_assert(Block % 32 == 0 && Block >= radix, "one thread per digit");
+  // Spread (the 8-byte long tiles): where a warp's keys of one step take a few digits in equal
+  // numbers, they meet on few banks. Keys i << 20 (nearly in order or reversed) are the case:
+  // in the third pass a warp's lanes hold 16 digits 16 apart, (i mod 16) * 16, two lanes each.
+  static constexpr bool spread = Staging == staging::beside_spread;
+  // Where the tile's slot j lies in the staging area. Spread: one slot spare after every 32.
+  // The 16 buckets above hold 480 keys each in a tile of 7680, so they start 3840 bytes apart,
+  // a multiple of the 128 bytes of a row of banks, and every lane's key meets the others' on
+  // the same four banks (Nsight Compute: 6-way store conflicts); one spare slot a row moves
+  // each bucket two banks on.
+  __host__ __device__ static constexpr int staging_index(int j) { return spread ? j + (j >> 5) : j; }
+  static constexpr int staging_slots = spread ? tile + tile / 32 : tile;
+  // Where a warp's counter and lane mask of digit d lie among its 256. Spread: at d with its
+  // high four bits xor-ed into its low four. Digits 16 apart share two of the 32 banks, so 16
+  // lanes' atomics wait on each other; spread, they fall on 16 banks, and 32 consecutive digits
+  // still on 32. One to one: the lanes of one digit are the lanes of one counter.
+  __host__ __device__ static constexpr unsigned counter_index(unsigned d) { return spread ? d ^ (d >> 4) : d; }
 };
 
 // The same tile ranked by __match_any_sync: what the solution's few-digits kernel runs (a
@@ -92,8 +111,7 @@ struct shape {
 // ranked by match_any need 80 (at 56 they spilled 60-184 bytes a thread).
 inline constexpr int few_digits_min_blocks = 2;
 template <class Shape>
-using match_any_shape = shape<Shape::block, Shape::items, peer_method::match_any, few_digits_min_blocks,
-                              Shape::direct_staging ? staging::beside_counters : staging::over_counters,
+using match_any_shape = shape<Shape::block, Shape::items, peer_method::match_any, few_digits_min_blocks, Shape::staged,
                               Shape::byte_digits, Shape::bucket_pointers, Shape::one_digit_tiles>;
 
 // The shapes stage 5 runs: the fastest measured on an H100 (chapter README, stage 5). Keys
@@ -109,7 +127,10 @@ using match_any_shape = shape<Shape::block, Shape::items, peer_method::match_any
 // which take 16 values, every pass is 15% slower than on uniform ones (a pass takes 16.5 µs
 // at 2^20 keys, CUB 14.5). The short tiles rank by ballots, which cost the same on any keys:
 // at 2^20 keys 1.17x CUB on that input where shared_or is 1.01x, 1.22x on uniform keys where
-// it is 1.24x (bench/sort/results/onesweep_variants.txt). 4-byte keys with values: short tiles
+// it is 1.24x (bench/sort/results/onesweep_variants.txt). The long tiles are spread over the
+// banks (staging::beside_spread): keys nearly in order and reversed from 2^24 sort 8-9% and
+// 17-21% faster, other keys within 1.5%; their ranking then goes step by step, as the 4-byte
+// keys' does (onesweep_pass.cuh: without it, 124 bytes of spills). 4-byte keys with values: short tiles
 // too below long_tiles_from keys, ranked by ballots (with 23 keys a thread a tile on 2^16 keys
 // is one of 8, and 8 SMs sort; with 16, 11; H100, uniform uint32 keys at 2^16-2^18: 0.87-0.94x
 // CUB with the long tiles, 1.03-1.12x with the short ones; chapter README, stage 5).
@@ -135,7 +156,7 @@ constexpr tile_shape stage_shape(std::size_t key_bytes, bool pairs, bool long_ti
   if (key_bytes == 4) return {384, 20, 3, shared_or, beside_counters, true, true, false};
   if (pairs) return {384, 16, 2, ballots, over_counters, false, false, false};
   if (!long_tiles) return {384, 16, 2, ballots, beside_counters, true, true, true};
-  return {384, 20, 2, shared_or, beside_counters, true, true, true};
+  return {384, 20, 2, shared_or, beside_spread, true, true, true};
 }
 inline constexpr std::int64_t smallest_tile = 6144;  // of all the shapes above: the workspace is sized for it
 

@@ -19,7 +19,7 @@ namespace onesweep_host {
 template <class K, class Shape>
 std::size_t pass_shared_bytes() {
   const std::size_t counters_bytes = sizeof(unsigned) * Shape::counter_words;
-  const std::size_t staging_bytes = sizeof(bits_of<K>) * static_cast<std::size_t>(Shape::tile);
+  const std::size_t staging_bytes = sizeof(bits_of<K>) * static_cast<std::size_t>(Shape::staging_slots);
   return Shape::direct_staging ? counters_bytes + staging_bytes : std::max(staging_bytes, counters_bytes);
 }
 

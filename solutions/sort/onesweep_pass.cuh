@@ -64,8 +64,10 @@ __device__ __forceinline__ void sort_tile(const pass_args& a, pass_shared& sh, s
   constexpr int warps = Shape::warps;
   constexpr int tile_keys = Shape::tile;
   const K* src_keys = static_cast<const K*>(sh.plan.src_keys);
-  unsigned* warp_slot = wb::dynamic_shared<unsigned>();  // [warp][digit]: the warp's count, then its next slot
-  // The tile in digit order: over the counters once every key is ranked, or beside them.
+  // [warp][counter_index(digit)]: the warp's count, then its next slot
+  unsigned* warp_slot = wb::dynamic_shared<unsigned>();
+  // The tile in digit order (slot j at Shape::staging_index(j)): over the counters once every
+  // key is ranked, or beside them.
   U* staging = Shape::direct_staging ? reinterpret_cast<U*>(warp_slot + Shape::counter_words) : wb::dynamic_shared<U>();
   const int tid = static_cast<int>(threadIdx.x);
   const int lane = tid & 31;
@@ -91,10 +93,11 @@ __device__ __forceinline__ void sort_tile(const pass_args& a, pass_shared& sh, s
     key[s] = present(s) ? key_bits<K>::to_bits(src_keys[tile_begin + warp_first + 32 * s]) : ~U{0};
   }
 
-  // Early counts: each warp counts its keys per digit (shared atomics on its own counters).
+  // Early counts: each warp counts its keys per digit (shared atomics on its own counters,
+  // digit d's at Shape::counter_index(d)).
 #pragma unroll
   for (int s = 0; s < items; ++s) {
-    if (present(s)) atomicAdd(&warp_slot[warp * radix + digit(key[s])], 1u);
+    if (present(s)) atomicAdd(&warp_slot[warp * radix + Shape::counter_index(digit(key[s]))], 1u);
   }
   if (Shape::one_digit_tiles && tid == 0) sh.first_digit = digit(key[0]);
   __syncthreads();
@@ -106,11 +109,12 @@ __device__ __forceinline__ void sort_tile(const pass_args& a, pass_shared& sh, s
     return wb::device::tile_counter_status{words + a.first_tile * radix, radix};
   };
   unsigned count = 0;
+  const unsigned my_counter = Shape::counter_index(static_cast<unsigned>(tid));
   if (tid < radix) {
 #pragma unroll
     for (int w = 0; w < warps; ++w) {
-      const unsigned here = warp_slot[w * radix + tid];
-      warp_slot[w * radix + tid] = count;
+      const unsigned here = warp_slot[w * radix + my_counter];
+      warp_slot[w * radix + my_counter] = count;
       count += here;
     }
     status().publish(tile, tid, tile == 0 ? wb::device::tile_inclusive : wb::device::tile_partial, count);
@@ -121,7 +125,7 @@ __device__ __forceinline__ void sort_tile(const pass_args& a, pass_shared& sh, s
   if (tid < radix) {
     sh.tile_start[tid] = start_in_tile;
 #pragma unroll
-    for (int w = 0; w < warps; ++w) warp_slot[w * radix + tid] += start_in_tile;
+    for (int w = 0; w < warps; ++w) warp_slot[w * radix + my_counter] += start_in_tile;
   }
   __syncthreads();
   // A tile whose keys all share one digit is in digit order already: each key is staged where
@@ -143,26 +147,27 @@ __device__ __forceinline__ void sort_tile(const pass_args& a, pass_shared& sh, s
       const unsigned in_place = static_cast<unsigned>(warp_first + 32 * s);
       if constexpr (keep_slots) slot[s] = in_place;
       if constexpr (Shape::direct_staging) {
-        if (present(s)) staging[in_place] = key[s];
+        if (present(s)) staging[Shape::staging_index(in_place)] = key[s];
       }
     }
   } else {
 #pragma unroll
     for (int s = 0; s < items; ++s) {
-      unsigned d = digit(key[s]);
+      unsigned counter = Shape::counter_index(digit(key[s]));  // one to one with the digit
 #if defined(WB_BACKEND_CUDA)
       // 32-bit keys: step s starts after step s - 1 (an empty asm the compiler cannot see
       // through). The compiler would otherwise compute every step's peers at once and need
       // more registers than three blocks of 384 threads an SM leave (56). 64-bit keys run two
-      // blocks an SM, where the overlap of steps pays (but not with match_any: it spills).
-      if constexpr (sizeof(U) == 4 || Shape::peers == peer_method::match_any) {
-        asm volatile("" : "+r"(d) : "r"(previous));
+      // blocks an SM, where the overlap of steps pays with the ballots (with match_any, and in
+      // the spread tiles, it spills).
+      if constexpr (sizeof(U) == 4 || Shape::peers != peer_method::ballots) {
+        asm volatile("" : "+r"(counter) : "r"(previous));
       }
 #else
       (void)previous;
 #endif
       unsigned peers;
-      unsigned* const my_mask = warp_slot + (warps + warp) * radix + d;  // (shared_or) after the counters
+      unsigned* const my_mask = warp_slot + (warps + warp) * radix + counter;  // (shared_or) after the counters
       if constexpr (Shape::peers == peer_method::shared_or) {
         // Each lane ors its bit into its warp's mask word of its digit; once the warp has
         // synced, the word holds exactly the lanes of this step with that digit.
@@ -171,23 +176,23 @@ __device__ __forceinline__ void sort_tile(const pass_args& a, pass_shared& sh, s
           // that share lane 0's digit find each other by one ballot and only the others or
           // their bits. On a bucket of one hot key with a few strays, 32 atomicOrs on one
           // word would wait on each other; here only the strays' do.
-          const unsigned lead = __shfl_sync(all_lanes, d, 0);
-          const unsigned with_lead = __ballot_sync(all_lanes, d == lead);
-          if (d != lead) atomicOr(my_mask, 1u << lane);
+          const unsigned lead = __shfl_sync(all_lanes, counter, 0);
+          const unsigned with_lead = __ballot_sync(all_lanes, counter == lead);
+          if (counter != lead) atomicOr(my_mask, 1u << lane);
           __syncwarp();
-          peers = d == lead ? with_lead : *static_cast<volatile unsigned*>(my_mask);
+          peers = counter == lead ? with_lead : *static_cast<volatile unsigned*>(my_mask);
         } else {
           atomicOr(my_mask, 1u << lane);
           __syncwarp();
           peers = *static_cast<volatile unsigned*>(my_mask);
         }
       } else {
-        peers = same_digit_lanes<Shape::peers>(d);
+        peers = same_digit_lanes<Shape::peers>(counter);
       }
       const int leader = 31 - __clz(static_cast<int>(peers));
       const unsigned up_to_me = static_cast<unsigned>(__popc(peers & lanes_up_to_me));
       unsigned first = 0;
-      if (lane == leader) first = atomicAdd(&my_slot[d], static_cast<unsigned>(__popc(peers)));
+      if (lane == leader) first = atomicAdd(&my_slot[counter], static_cast<unsigned>(__popc(peers)));
       first = __shfl_sync(all_lanes, first, leader);
       if constexpr (Shape::peers == peer_method::shared_or) {
         // Every lane has read its mask (the shuffle waited for all of them): clear it for the next step.
@@ -197,7 +202,7 @@ __device__ __forceinline__ void sort_tile(const pass_args& a, pass_shared& sh, s
       const unsigned my_slot_now = first + up_to_me - 1u;
       if constexpr (keep_slots) slot[s] = my_slot_now;
       if constexpr (Shape::direct_staging) {
-        if (present(s)) staging[my_slot_now] = key[s];  // staged at once: the slot needs no register
+        if (present(s)) staging[Shape::staging_index(my_slot_now)] = key[s];  // at once: no register
       }
       previous = first;
     }
@@ -208,7 +213,7 @@ __device__ __forceinline__ void sort_tile(const pass_args& a, pass_shared& sh, s
     // hold neighbouring keys of one bucket, so the stores coalesce).
 #pragma unroll
     for (int s = 0; s < items; ++s) {
-      if (present(s)) staging[slot[s]] = key[s];
+      if (present(s)) staging[Shape::staging_index(slot[s])] = key[s];
     }
   }
 
@@ -238,7 +243,7 @@ __device__ __forceinline__ void sort_tile(const pass_args& a, pass_shared& sh, s
   for (int k = 0; k < items; ++k) {
     const int j = k * block + tid;
     if (Full || j < valid) {
-      const U bits = staging[j];
+      const U bits = staging[Shape::staging_index(j)];
       const unsigned d = digit(bits);
       if constexpr (Pairs) out_digit[k] = d;
       if constexpr (Shape::bucket_pointers) {
