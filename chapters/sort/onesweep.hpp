@@ -102,6 +102,16 @@ struct shape {
   // lanes' atomics wait on each other; spread, they fall on 16 banks, and 32 consecutive digits
   // still on 32. One to one: the lanes of one digit are the lanes of one counter.
   __host__ __device__ static constexpr unsigned counter_index(unsigned d) { return spread ? d ^ (d >> 4) : d; }
+  // The dynamic shared memory of a block, for keys of key_bytes: the counters and the staging
+  // area beside or over them, then (keys with values) the tile's values as they arrive.
+  __host__ __device__ static constexpr std::size_t staged_bytes(std::size_t key_bytes) {
+    const std::size_t counters = sizeof(unsigned) * counter_words;
+    const std::size_t staging_area = key_bytes * staging_slots;
+    return direct_staging ? counters + staging_area : (staging_area > counters ? staging_area : counters);
+  }
+  static constexpr std::size_t shared_bytes(std::size_t key_bytes, bool pairs) {
+    return staged_bytes(key_bytes) + (pairs ? sizeof(std::uint32_t) * tile : 0);
+  }
 };
 
 // The same tile ranked by __match_any_sync: what the solution's few-digits kernel runs (a

@@ -14,15 +14,6 @@ namespace sort::WB_TRACK {
 
 namespace onesweep_host {
 
-// The dynamic shared memory of a pass block of Shape: the warps' counters, and the staging
-// area beside them or over them.
-template <class K, class Shape>
-std::size_t pass_shared_bytes() {
-  const std::size_t counters_bytes = sizeof(unsigned) * Shape::counter_words;
-  const std::size_t staging_bytes = sizeof(bits_of<K>) * static_cast<std::size_t>(Shape::staging_slots);
-  return Shape::direct_staging ? counters_bytes + staging_bytes : std::max(staging_bytes, counters_bytes);
-}
-
 // Whether this track's stage 5 sorts passes of few digit values of K with the few-digits
 // kernel: the solution's, for keys without values (onesweep.hpp, few_digits_kernel_for), from
 // few_digits_from(sizeof(K)) keys on (the second launch costs more than it saves on fewer).
@@ -118,14 +109,14 @@ void run(const K* keys_in, K* keys_out, const std::uint32_t* values_in, std::uin
           using FewShape = match_any_shape<Shape>;
           const std::int64_t blocks = std::min(few_digits_blocks<FewShape>(cfg, sm_count), args.portion_tiles);
           wb::launch_config few_launch{dim3(static_cast<unsigned>(blocks)), dim3(Shape::block),
-                                       pass_shared_bytes<K, FewShape>()};
+                                       FewShape::shared_bytes(sizeof(bits_of<K>), Pairs)};
           few_launch.early_start = early_start;
           wb::launch(few_launch, onesweep_few_digits_kernel<K, Pairs, FewShape>, args);
         }
       }
 #endif
       wb::launch_config pass_launch{dim3(static_cast<unsigned>(args.portion_tiles)), dim3(Shape::block),
-                                    pass_shared_bytes<K, Shape>()};
+                                    Shape::shared_bytes(sizeof(bits_of<K>), Pairs)};
       pass_launch.early_start = early_start;
       wb::launch(pass_launch, onesweep_pass_kernel<K, Pairs, Shape>, args);
     }

@@ -18,9 +18,10 @@ using namespace sort::onesweep;
 // 3. One pass over one portion (a.portion_tiles tiles of Shape::tile keys). Dynamic shared
 // memory: Shape::counter_words unsigned (each warp's digit counters), then the staging area
 // of the tile (Shape::staging_slots keys, at least Shape::tile) beside them
-// (Shape::direct_staging) or over them. Shape's other choices (onesweep.hpp: Shape::peers,
-// byte_digits, bucket_pointers, spread) are the solution's tuning; any correct ranking passes
-// the checks.
+// (Shape::direct_staging) or over them; with values, room for the tile's values after that
+// (Shape::shared_bytes), which the solution fills while the keys are ranked. Shape's other
+// choices (onesweep.hpp: Shape::peers, byte_digits, bucket_pointers, spread) are the
+// solution's tuning; any correct ranking passes the checks.
 template <class K, bool Pairs, class Shape>
 __global__ void onesweep_pass_kernel(const pass_args a) {
   // TODO(sort/5): read *a.plan (skip: return; copy: copy this block's tile). Take a tile

@@ -7,6 +7,7 @@
 
 #include "onesweep.hpp"
 #include "sort.hpp"
+#include "wb/async_copy.hpp"
 #include "wb/device/block_scan.cuh"
 #include "wb/device/decoupled_lookback.cuh"
 #include "wb/device/grid_dependency.cuh"
@@ -55,6 +56,23 @@ struct pass_shared {
   void* value_bucket[radix];      // (bucket pointers, values) &dst_values[global_base[d]]
 };
 
+// (Keys with values) Starts copying the tile's `valid` values to shared memory without passing
+// them through registers: 16 bytes a cp.async where the source is aligned to 16 bytes (every
+// tile starts a multiple of 4 values in), else, and for the last 1-3 values of the last tile
+// (a cp.async of 16 bytes would reach past the end), one value a load.
+template <class Shape, bool Full>
+__device__ __forceinline__ void start_value_copy(const std::uint32_t* src, std::uint32_t* dst, int valid, int tid) {
+  int loaded = 0;  // values copied by cp.async
+  if (reinterpret_cast<std::uintptr_t>(src) % 16 == 0) {
+    for (int c = tid; c < valid / 4; c += Shape::block) wb::cp_async_16(dst + 4 * c, src + 4 * c);
+    wb::cp_async_commit();
+    loaded = valid / 4 * 4;
+  }
+  if (!Full || loaded < valid) {
+    for (int i = loaded + tid; i < valid; i += Shape::block) dst[i] = src[i];
+  }
+}
+
 // One tile of a pass (Full: all Shape::tile keys present, so no bounds checks).
 template <class K, bool Pairs, class Shape, bool Full>
 __device__ __forceinline__ void sort_tile(const pass_args& a, pass_shared& sh, std::int64_t tile, int valid) {
@@ -87,11 +105,16 @@ __device__ __forceinline__ void sort_tile(const pass_args& a, pass_shared& sh, s
   // (the last tile): padding, ranked after every real key of its warp and never written.
   const int warp_first = warp * 32 * items + lane;
   auto present = [&](int s) { return Full || warp_first + 32 * s < valid; };
+  // Keys with values: the values travel to shared memory (after the staging area) while the
+  // keys are ranked, and are read back from there once the keys are written out.
+  auto* const tile_values =
+      reinterpret_cast<std::uint32_t*>(reinterpret_cast<unsigned char*>(warp_slot) + Shape::staged_bytes(sizeof(U)));
   U key[items];
 #pragma unroll
   for (int s = 0; s < items; ++s) {
     key[s] = present(s) ? key_bits<K>::to_bits(src_keys[tile_begin + warp_first + 32 * s]) : ~U{0};
   }
+  if constexpr (Pairs) start_value_copy<Shape, Full>(sh.plan.src_values + tile_begin, tile_values, valid, tid);
 
   // Early counts: each warp counts its keys per digit (shared atomics on its own counters,
   // digit d's at Shape::counter_index(d)).
@@ -254,17 +277,12 @@ __device__ __forceinline__ void sort_tile(const pass_args& a, pass_shared& sh, s
     }
   }
   if constexpr (Pairs) {
-    // The values only now: their registers are free while the keys are ranked.
-    std::uint32_t value[items];
-#pragma unroll
-    for (int s = 0; s < items; ++s) {
-      if (present(s)) value[s] = sh.plan.src_values[tile_begin + warp_first + 32 * s];
-    }
     auto* staging_values = reinterpret_cast<std::uint32_t*>(staging);
-    __syncthreads();  // every key is read out before the values overwrite the staging area
+    wb::cp_async_wait<0>();  // this thread's copies of the values have landed
+    __syncthreads();         // every thread's have, and every key is read out of the staging area
 #pragma unroll
     for (int s = 0; s < items; ++s) {
-      if (present(s)) staging_values[slot[s]] = value[s];
+      if (present(s)) staging_values[slot[s]] = tile_values[warp_first + 32 * s];
     }
     __syncthreads();
 #pragma unroll
@@ -281,9 +299,10 @@ __device__ __forceinline__ void sort_tile(const pass_args& a, pass_shared& sh, s
   }
 }
 
-// 3. One pass over one portion: see the top of the file. Shared memory: Shape::warps * radix
-// unsigned (each warp's digit counts, then where its keys of each digit go in the tile),
-// reused as the staging area of the tile (Shape::tile keys, then values).
+// 3. One pass over one portion: see the top of the file. Shared memory (Shape::shared_bytes):
+// Shape::counter_words unsigned (each warp's digit counts, then where its keys of each digit
+// go in the tile), the staging area of the tile beside or over them (keys, then values), and
+// (keys with values) the tile's values in input order.
 template <class K, bool Pairs, class Shape>
 __global__ void __launch_bounds__(Shape::block, Shape::min_blocks) onesweep_pass_kernel(const pass_args a) {
   constexpr int block = Shape::block;

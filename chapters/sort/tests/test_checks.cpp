@@ -663,6 +663,42 @@ TEST_SUITE("sort/5 onesweep") {
     check_order(wb::gen::all_equal<std::int64_t>(static_cast<std::size_t>(n), std::int64_t{-5}), config{},
                 "int64, all equal");
   }
+  TEST_CASE("onesweep: values at any alignment") {
+    // The solution copies each tile's values 16 bytes at a time where the values start on a
+    // 16-byte boundary, one at a time otherwise: values (and keys) 0 to 3 elements past an
+    // aligned start, short tiles and long, partial last tiles.
+    std::uint64_t salt = 990;
+    for (const std::int64_t long_from : {std::int64_t{0}, std::int64_t{1}}) {
+      config cfg{};
+      cfg.onesweep_long_tiles_from = long_from;
+      for (const std::size_t shift : {0, 1, 2, 3}) {
+        auto run = [&]<class K>(K, std::size_t n) {
+          const auto keys = seeded_keys<K>(n, wb::testing::seed(++salt));
+          const auto values = positions(n);
+          wb::device_buffer<K> d_keys(n + shift), d_out(n + shift);
+          wb::device_buffer<std::uint32_t> d_values(n + shift), d_values_out(n + shift);
+          WB_CHECK(cudaMemcpy(d_keys.data() + shift, keys.data(), n * sizeof(K), cudaMemcpyHostToDevice));
+          WB_CHECK(cudaMemcpy(d_values.data() + shift, values.data(), n * sizeof(std::uint32_t),
+                              cudaMemcpyHostToDevice));
+          workspace_buffer<K> ws(static_cast<std::int64_t>(n), cfg);
+          sort::WB_TRACK::sort_onesweep<K>(d_keys.data() + shift, d_out.data() + shift, d_values.data() + shift,
+                                           d_values_out.data() + shift, static_cast<std::int64_t>(n), ws.view(), cfg);
+          WB_CHECK(cudaDeviceSynchronize());
+          std::vector<K> out_keys(n);
+          std::vector<std::uint32_t> out_values(n);
+          WB_CHECK(cudaMemcpy(out_keys.data(), d_out.data() + shift, n * sizeof(K), cudaMemcpyDeviceToHost));
+          WB_CHECK(cudaMemcpy(out_values.data(), d_values_out.data() + shift, n * sizeof(std::uint32_t),
+                              cudaMemcpyDeviceToHost));
+          INFO(sizeof(K) << "-byte keys, n " << n << ", " << shift << " elements past an aligned start"
+                         << (long_from ? ", long tiles" : ""));
+          const std::string why = sort_error(keys, values, sorted<K>{out_keys, out_values});
+          CHECK_MESSAGE(why.empty(), why);
+        };
+        run(std::uint32_t{}, 20011);
+        run(std::int64_t{}, 13001);
+      }
+    }
+  }
   TEST_CASE("onesweep: one workspace, several sorts") {
     // Stale tile counters or status words of an earlier sort must not leak into the next one.
     const std::int64_t tile = onesweep_tile(4, true);
