@@ -140,15 +140,18 @@ using match_any_shape = shape<Shape::block, Shape::items, peer_method::match_any
 // it is 1.24x (bench/sort/results/onesweep_variants.txt). The long tiles are spread over the
 // banks (staging::beside_spread): keys nearly in order and reversed from 2^24 sort 8-9% and
 // 17-21% faster, other keys within 1.5%; their ranking then goes step by step, as the 4-byte
-// keys' does (onesweep_pass.cuh: without it, 124 bytes of spills). 4-byte keys with values: short tiles
-// too below long_tiles_from keys, ranked by ballots (with 23 keys a thread a tile on 2^16 keys
+// keys' does (onesweep_pass.cuh: without it, 124 bytes of spills). 4-byte keys with values:
+// short tiles too below long_tiles_from keys, ranked by ballots (with 23 keys a thread a tile on 2^16 keys
 // is one of 8, and 8 SMs sort; with 16, 11; H100, uniform uint32 keys at 2^16-2^18: 0.87-0.94x
 // CUB with the long tiles, 1.03-1.12x with the short ones; chapter README, stage 5).
-// One-digit tiles (the last field) skip their ranking in the short tiles and the 8-byte keys'
-// long ones: on 16 distinct keys at 2^18-2^22, 5-15% faster, on 8-byte keys nearly in order
+// One-digit tiles (the last field) skip their ranking in the short tiles, the 8-byte keys'
+// long ones and the long ones with values: on 16 distinct keys at 2^18-2^22, 5-15% faster, on 8-byte keys nearly in order
 // 5%; its test costs uniform keys up to 4% at 2^16-2^20 (chapter README, stage 5, "What the
-// two tests cost"). The 4-byte long tiles and 8-byte keys with values leave it out:
-// there the compiler spilled (4-byte long tiles 40-84 bytes a thread).
+// two tests cost"); with values, on 16 distinct 4-byte keys in the long tiles 2-4% faster from
+// 2^24. The 4-byte long tiles without values leave it out: there the compiler spilled (40-84
+// bytes a thread). So do 8-byte keys with values: it cost them 1-3% on every distribution
+// from 2^22, where they trail CUB (it bought 16 distinct keys and the extremes 6-14% at
+// 2^16-2^20; chapter README, stage 5).
 struct tile_shape {
   int block, items, min_blocks;
   peer_method peers;
@@ -161,7 +164,7 @@ constexpr tile_shape stage_shape(std::size_t key_bytes, bool pairs, bool long_ti
   using enum peer_method;
   using enum staging;
   if (key_bytes == 4 && pairs && !long_tiles) return {384, 16, 3, ballots, over_counters, false, false, true};
-  if (key_bytes == 4 && pairs) return {384, 23, 2, ballots, over_counters, false, false, false};
+  if (key_bytes == 4 && pairs) return {384, 23, 2, ballots, over_counters, false, false, true};
   if (key_bytes == 4 && !long_tiles) return {384, 16, 3, shared_or, over_counters, true, true, true};
   if (key_bytes == 4) return {384, 20, 3, shared_or, beside_counters, true, true, false};
   if (pairs) return {384, 16, 2, ballots, over_counters, false, false, false};
