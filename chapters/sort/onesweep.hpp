@@ -126,32 +126,32 @@ using match_any_shape = shape<Shape::block, Shape::items, peer_method::match_any
 
 // The shapes stage 5 runs: the fastest measured on an H100 (chapter README, stage 5). Keys
 // only, 4 bytes: short tiles below long_tiles_from keys (few tiles: a short tile keeps more
-// SMs busy), long ones from there (fewer tiles: less of the per-tile work, fewer status
-// words to look back over). Both rank with shared_or, which needs fewer instructions and
-// registers than the ballots; in the long tiles the lanes of lane 0's digit find each other
-// by one ballot instead (onesweep_pass.cuh), so a warp of one hot key does not serialize on
-// one mask word (half-hot keys at 2^24-2^28: 0.86-0.97x CUB with the atomicOrs alone,
-// 1.03-1.12x with the ballot; uint32 long tiles ranked by ballots at 384 x 26: 0.95-1.00x).
-// Keys only, 8 bytes: the long tiles rank with shared_or too, fastest on keys that spread
-// over every digit, but its atomicOrs serialize on the lanes that share one: on keys half of
-// which take 16 values, every pass is 15% slower than on uniform ones (a pass takes 16.5 µs
-// at 2^20 keys, CUB 14.5). The short tiles rank by ballots, which cost the same on any keys:
-// at 2^20 keys 1.17x CUB on that input where shared_or is 1.01x, 1.22x on uniform keys where
-// it is 1.24x (bench/sort/results/onesweep_variants.txt). The long tiles are spread over the
-// banks (staging::beside_spread): keys nearly in order and reversed from 2^24 sort 8-9% and
-// 17-21% faster, other keys within 1.5%; their ranking then goes step by step, as the 4-byte
-// keys' does (onesweep_pass.cuh: without it, 124 bytes of spills). 4-byte keys with values:
-// short tiles too below long_tiles_from keys, ranked by ballots (with 23 keys a thread a tile on 2^16 keys
-// is one of 8, and 8 SMs sort; with 16, 11; H100, uniform uint32 keys at 2^16-2^18: 0.87-0.94x
-// CUB with the long tiles, 1.03-1.12x with the short ones; chapter README, stage 5).
-// One-digit tiles (the last field) skip their ranking in the short tiles, the 8-byte keys'
-// long ones and the long ones with values: on 16 distinct keys at 2^18-2^22, 5-15% faster, on 8-byte keys nearly in order
-// 5%; its test costs uniform keys up to 4% at 2^16-2^20 (chapter README, stage 5, "What the
-// two tests cost"); with values, on 16 distinct 4-byte keys in the long tiles 2-4% faster from
-// 2^24. The 4-byte long tiles without values leave it out: there the compiler spilled (40-84
-// bytes a thread). So do 8-byte keys with values: it cost them 1-3% on every distribution
-// from 2^22, where they trail CUB (it bought 16 distinct keys and the extremes 6-14% at
-// 2^16-2^20; chapter README, stage 5).
+// SMs busy), long ones from there (fewer tiles: less of the per-tile work, fewer status words
+// to look back over). Both rank with shared_or, which needs fewer instructions and registers
+// than the ballots; in the long tiles the lanes of lane 0's digit find each other by one
+// ballot instead (onesweep_pass.cuh), so a warp of one hot key does not serialize on one mask
+// word (half-hot keys at 2^24-2^28: 0.86-0.97x CUB with the atomicOrs alone, 1.03-1.12x with
+// the ballot; uint32 long tiles ranked by ballots at 384 x 26: 0.95-1.00x). Keys only, 8
+// bytes: the long tiles rank with shared_or too, fastest on keys that spread over every digit,
+// but its atomicOrs serialize on the lanes that share one: on keys half of which take 16
+// values, every pass is 15% slower than on uniform ones (a pass takes 16.5 µs at 2^20 keys,
+// CUB 14.5). The short tiles rank by ballots, which cost the same on any keys: at 2^20 keys
+// 1.17x CUB on that input where shared_or is 1.01x, 1.22x on uniform keys where it is 1.24x
+// (bench/sort/results/onesweep_variants.txt). The long tiles are spread over the banks
+// (staging::beside_spread): keys nearly in order and reversed from 2^24 sort 8-9% and 17-21%
+// faster, other keys within 1.5%; their ranking then goes step by step, as the 4-byte keys'
+// does (onesweep_pass.cuh: without it, 124 bytes of spills). 4-byte keys with values: short
+// tiles too below long_tiles_from keys, ranked by ballots (with 23 keys a thread a tile on
+// 2^16 keys is one of 8, and 8 SMs sort; with 16, 11; H100, uniform uint32 keys at 2^16-2^18:
+// 0.87-0.94x CUB with the long tiles, 1.03-1.12x with the short ones; chapter README, stage
+// 5). One-digit tiles (the last field) skip their ranking in the short tiles, the 8-byte keys'
+// long ones and the long ones with values: on 16 distinct keys at 2^18-2^22, 5-15% faster, on
+// 8-byte keys nearly in order 5%; its test costs uniform keys up to 4% at 2^16-2^20 (chapter
+// README, stage 5, "What the two tests cost"); with values, on 16 distinct 4-byte keys in the
+// long tiles 2-4% faster from 2^24. The 4-byte long tiles without values leave it out: there
+// the compiler spilled (40-84 bytes a thread). So do 8-byte keys with values: it cost them
+// 1-3% on every distribution from 2^22, where they trail CUB (it bought 16 distinct keys and
+// the extremes 6-14% at 2^16-2^20; chapter README, stage 5).
 struct tile_shape {
   int block, items, min_blocks;
   peer_method peers;
