@@ -60,7 +60,7 @@ struct pass_shared {
 // them through registers: 16 bytes a cp.async where the source is aligned to 16 bytes (every
 // tile starts a multiple of 4 values in), else, and for the last 1-3 values of the last tile
 // (a cp.async of 16 bytes would reach past the end), one value a load.
-template <class Shape, bool Full>
+template <class Shape>
 __device__ __forceinline__ void start_value_copy(const std::uint32_t* src, std::uint32_t* dst, int valid, int tid) {
   int loaded = 0;  // values copied by cp.async
   if (reinterpret_cast<std::uintptr_t>(src) % 16 == 0) {
@@ -68,9 +68,7 @@ __device__ __forceinline__ void start_value_copy(const std::uint32_t* src, std::
     wb::cp_async_commit();
     loaded = valid / 4 * 4;
   }
-  if (!Full || loaded < valid) {
-    for (int i = loaded + tid; i < valid; i += Shape::block) dst[i] = src[i];
-  }
+  for (int i = loaded + tid; i < valid; i += Shape::block) dst[i] = src[i];
 }
 
 // One tile of a pass (Full: all Shape::tile keys present, so no bounds checks).
@@ -114,7 +112,7 @@ __device__ __forceinline__ void sort_tile(const pass_args& a, pass_shared& sh, s
   for (int s = 0; s < items; ++s) {
     key[s] = present(s) ? key_bits<K>::to_bits(src_keys[tile_begin + warp_first + 32 * s]) : ~U{0};
   }
-  if constexpr (Pairs) start_value_copy<Shape, Full>(sh.plan.src_values + tile_begin, tile_values, valid, tid);
+  if constexpr (Pairs) start_value_copy<Shape>(sh.plan.src_values + tile_begin, tile_values, valid, tid);
 
   // Early counts: each warp counts its keys per digit (shared atomics on its own counters,
   // digit d's at Shape::counter_index(d)).
