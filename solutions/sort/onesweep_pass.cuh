@@ -181,7 +181,7 @@ __device__ __forceinline__ void sort_tile(const pass_args& a, pass_shared& sh, s
       // more registers than three blocks of 384 threads an SM leave (56). 64-bit keys run two
       // blocks an SM, where the overlap of steps pays with the ballots (with match_any, and in
       // the spread tiles, it spills).
-      if constexpr (sizeof(U) == 4 || Shape::peers != peer_method::ballots) {
+      if constexpr (sizeof(U) == 4 || Shape::peers == peer_method::match_any || Shape::spread) {
         asm volatile("" : "+r"(counter) : "r"(previous));
       }
 #else
