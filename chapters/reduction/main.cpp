@@ -27,9 +27,8 @@
 #include "reduction.hpp"
 #include "stages.hpp"
 #include "wb/bandwidth.hpp"
-#include "wb/chapter.hpp"
+#include "wb/chapter_app.hpp"
 #include "wb/device_buffer.hpp"
-#include "wb/device_info.hpp"
 #include "wb/generate.hpp"
 #if defined(WB_HAVE_BASELINE)
 #include "baseline_cub.hpp"
@@ -39,8 +38,11 @@ namespace {
 
 using namespace reduction;
 
+inline constexpr wb::backend_default default_n{std::int64_t{1} << 28, std::int64_t{1} << 22};
+
 struct options {
-  wb::common_options common;
+  explicit options(wb::common_options& c) : common(c) {}
+  wb::common_options& common;
   std::int64_t n = -1;  // -1: the default for this backend
   std::string type = "int32";
   std::string dist = "uniform";
@@ -85,33 +87,32 @@ class reduction_chapter {
 
   wb::stage_job<output> job(const wb::stage& s, wb::track t, const config& cfg) {
     wb::stage_job<output> job;
-    job.work = static_cast<double>(n_) * sizeof(T);
-    job.items = static_cast<double>(n_);
     if (s.number == 0) {
       auto sum = std::make_shared<sum_t<T>>();
-      job.run = [this, t, sum] { *sum = WB_WITH_TRACK(reduction, t, { return tr::sum_sequential<T>(std::span<const T>(data_)); }); };
-      job.output = [sum] { return output{*sum, true}; };
+      job = wb::host_job<output>(
+          [this, t, sum] { *sum = WB_WITH_TRACK(reduction, t, { return tr::sum_sequential<T>(std::span<const T>(data_)); }); },
+          [sum] { return output{*sum, true}; });
       // The specification against itself (or the learner's against the solution's): within
       // one rounding of the correctly rounded sum.
       job.check = [this](const output& got) { return check(got, 2); };
-      job.on_host = true;
-      job.note = "on the host";
       return job;
     }
-    job.prepare = [this] { d_out_.fill_bytes(0xA5); };  // a stage that never writes its sum fails the check
-    job.run = [this, t, number = s.number, cfg] {
-      const workspace<T> ws = ws_.view();
-      WB_WITH_TRACK(reduction, t, {
-        switch (number) {
-          case 1: return tr::sum_two_pass<T>(d_in_.data(), n_, d_out_.data(), ws, cfg);
-          case 2: return tr::sum_warp_synchronous<T>(d_in_.data(), n_, d_out_.data(), ws, cfg);
-          case 3: return tr::sum_unrolled<T>(d_in_.data(), n_, d_out_.data(), ws, cfg);
-          case 4: return tr::sum_shuffle<T>(d_in_.data(), n_, d_out_.data(), ws, cfg);
-          default: return tr::sum_at_bandwidth<T>(d_in_.data(), n_, d_out_.data(), ws, cfg);
-        }
-      });
-    };
-    job.output = [this] { return device_sum(); };
+    job = wb::device_job<output>(
+        [this, t, number = s.number, cfg] {
+          const workspace<T> ws = ws_.view();
+          WB_WITH_TRACK(reduction, t, {
+            switch (number) {
+              case 1: return tr::sum_two_pass<T>(d_in_.data(), n_, d_out_.data(), ws, cfg);
+              case 2: return tr::sum_warp_synchronous<T>(d_in_.data(), n_, d_out_.data(), ws, cfg);
+              case 3: return tr::sum_unrolled<T>(d_in_.data(), n_, d_out_.data(), ws, cfg);
+              case 4: return tr::sum_shuffle<T>(d_in_.data(), n_, d_out_.data(), ws, cfg);
+              default: return tr::sum_at_bandwidth<T>(d_in_.data(), n_, d_out_.data(), ws, cfg);
+            }
+          });
+        },
+        [this] { return device_sum(); }, d_out_);
+    job.work = static_cast<double>(n_) * sizeof(T);
+    job.items = static_cast<double>(n_);
     job.check = [this, cfg](const output& got) { return check(got, rounding_depth(n_, cfg)); };
     return job;
   }
@@ -119,16 +120,15 @@ class reduction_chapter {
   std::vector<wb::stage_job<output>> library() {
     std::vector<wb::stage_job<output>> rows;
 #if defined(WB_HAVE_BASELINE)
-    wb::stage_job<output> cub;
+    const std::size_t temp_bytes = baseline::cub_sum_temp_bytes<T>(n_);
+    auto temp = std::make_shared<wb::device_buffer<unsigned char>>(temp_bytes);
+    auto cub = wb::device_job<output>(
+        [this, temp, temp_bytes] { baseline::cub_sum<T>(d_in_.data(), n_, d_out_.data(), temp->data(), temp_bytes); },
+        [this] { return device_sum(); }, d_out_);
     cub.name = "cub::DeviceReduce::Sum";
     cub.is_baseline = true;
     cub.work = static_cast<double>(n_) * sizeof(T);
     cub.items = static_cast<double>(n_);
-    const std::size_t temp_bytes = baseline::cub_sum_temp_bytes<T>(n_);
-    auto temp = std::make_shared<wb::device_buffer<unsigned char>>(temp_bytes);
-    cub.prepare = [this] { d_out_.fill_bytes(0xA5); };
-    cub.run = [this, temp, temp_bytes] { baseline::cub_sum<T>(d_in_.data(), n_, d_out_.data(), temp->data(), temp_bytes); };
-    cub.output = [this] { return device_sum(); };
     cub.check = [this](const output& got) { return check(got, std::max<std::int64_t>(n_, 1)); };
     rows.push_back(std::move(cub));
 #endif
@@ -185,38 +185,22 @@ namespace {
 
 template <class T>
 int run(const options& opt) {
-  // --trace and --svg: refused before any work when the picture would be too large or the
-  // file cannot be written.
-  const bool given = opt.input.given();
+  // --trace draws every thread: refused before any work when the picture would be too large.
   const std::string too_large = fmt::format(
       "--trace draws every thread: give at most {} items and --block at most {}", max_trace_items, max_trace_block);
-  if (opt.trace) {
-    if (opt.sweep_block) throw wb::usage_error("--trace and --sweep-block: give one");
-    if (opt.cfg.block > max_trace_block) throw wb::usage_error(too_large);
-    if (!given && (opt.n < 0 || opt.n > static_cast<std::int64_t>(max_trace_items))) throw wb::usage_error(too_large);
+  if (opt.trace && opt.sweep_block) throw wb::usage_error("--trace and --sweep-block: give one");
+  if (opt.trace && (opt.cfg.block > max_trace_block || (!opt.input.given() && (opt.n < 0 || opt.n > std::int64_t(max_trace_items))))) {
+    throw wb::usage_error(too_large);
   }
-  if (!opt.svg.empty()) wb::require_writable_file(opt.svg, "--svg");
-
-  // The input: the one given (an empty list or file is an empty input, whose sum is 0), or
-  // generated data. --print is refused for inputs too long to read, before any work.
-  std::vector<T> data;
-  std::string source;
-  if (given) {
-    data = wb::read_input<T>(opt.input, opt.n >= 0);
-    source = opt.input.source();
-    if (opt.common.print) wb::require_printable(data.size(), "the input");
-    if (opt.trace && data.size() > max_trace_items) throw wb::usage_error(too_large);
-    wb::print_device_info_or_exit();
-  } else {
-    const std::int64_t n = opt.n >= 0 ? opt.n : wb::backend_is_cuda ? std::int64_t{1} << 28 : std::int64_t{1} << 22;
-    if (opt.common.print) wb::require_printable(static_cast<std::uint64_t>(n), "the input");
-    wb::print_device_info_or_exit();
-    const std::uint64_t bytes = wb::bytes_for(static_cast<std::uint64_t>(n), sizeof(T), "--n");
-    wb::require_memory(bytes + (max_blocks + 16) * sizeof(sum_t<T>), bytes, fmt::format("a sum of {} {} items", n, opt.type));
-    data = generate<T>(opt.dist, static_cast<std::size_t>(n), opt.common.seed);
-    source = fmt::format("{}, seed {}", opt.dist, opt.common.seed);
-  }
-  reduction_chapter<T> chapter(opt, std::move(data), source);
+  // The input: the one given (an empty list or file is an empty input, whose sum is 0), or generated data.
+  auto in = wb::vector_input<T>(
+      opt.common, opt.input, opt.n, default_n, opt.dist, "a sum of",
+      [&](std::size_t n) { return generate<T>(opt.dist, n, opt.common.seed); },
+      [](std::int64_t n) { return std::uint64_t(n) * sizeof(T) + (max_blocks + 16) * sizeof(sum_t<T>); },
+      [](std::int64_t n) { return std::uint64_t(n) * sizeof(T); });
+  if (opt.trace && in.data.size() > max_trace_items) throw wb::usage_error(too_large);
+  wb::print_device_info_or_exit();
+  reduction_chapter<T> chapter(opt, std::move(in.data), in.source);
   if (opt.trace) return trace(chapter, opt);
   if (opt.sweep_block) return sweep_block(chapter, opt);
   return wb::run_chapter(chapter, stages, opt.common);
@@ -225,46 +209,29 @@ int run(const options& opt) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"reduction: the sum of n items, stage by stage (The CUDA Handbook §12.2, then past it)"};
-  options opt;
-  wb::add_common_options(app, opt.common);
-  wb::add_size_option(app, "--n", opt.n, "items to sum (default: 2^28 on a GPU, 2^22 on the cpu backend)",
-                      std::uint64_t{1} << 40);
-  app.add_option("--type", opt.type, "item type (int32 sums in 64 bits)")
-      ->check(CLI::IsMember({"int32", "int64", "float", "double"}))
+  wb::chapter_app app{"reduction: the sum of n items, stage by stage (The CUDA Handbook §12.2, then past it)"};
+  options opt{app.common()};
+  app.size("--n", opt.n, "items to sum", std::uint64_t{1} << 40, default_n);
+  app.type_option<std::int32_t, std::int64_t, float, double>(opt.type, "item type (int32 sums in 64 bits)");
+  app.choice("--dist", opt.dist, {"uniform", "few", "equal", "extremes", "zipf", "iota"},
+             "generated data: uniform, few (16 distinct), equal (int32: INT_MAX), extremes (integers), zipf, iota (shuffled)");
+  wb::add_size_option(app.cli(), "--block", opt.cfg.block, "threads per block: a power of two from 32 to 1024")->capture_default_str();
+  wb::add_size_option(app.cli(), "--blocks", opt.cfg.blocks, "blocks of the first pass (default 0: enough to fill the GPU once)")
       ->capture_default_str();
-  app.add_option("--dist", opt.dist, "generated data: uniform, few (16 distinct), equal (int32: INT_MAX), "
-                                     "extremes (integers), zipf, iota (shuffled)")
-      ->check(CLI::IsMember({"uniform", "few", "equal", "extremes", "zipf", "iota"}))
-      ->capture_default_str();
-  wb::add_size_option(app, "--block", opt.cfg.block, "threads per block: a power of two from 32 to 1024")->capture_default_str();
-  wb::add_size_option(app, "--blocks", opt.cfg.blocks, "blocks of the first pass (default 0: enough to fill the GPU once)")
-      ->capture_default_str();
-  app.add_flag("--sweep-block", opt.sweep_block, "time every block size 32..1024 for each stage, print the best");
-  wb::add_input_options(app, opt.input, "explicit input, comma separated (instead of --n/--dist); '' is the empty input",
-                        "explicit input, whitespace-separated numbers in a file ('#' starts a comment; an empty file is "
-                        "the empty input)");
-  app.add_flag("--trace", opt.trace,
-               fmt::format("for at most {} items: the tree of stages 1 and 2 in one block (--block {} unless given, "
-                           "at most {}), thread by thread, and the device's sums for that block",
-                           max_trace_items, default_trace_block, max_trace_block));
-  app.add_option("--svg", opt.svg, "with --trace: also draw the tree to this SVG file");
-  app.get_option("--print")->description(
+  app.cli().add_flag("--sweep-block", opt.sweep_block, "time every block size 32..1024 for each stage, print the best");
+  app.input(opt.input, "explicit input, comma separated (instead of --n/--dist); '' is the empty input",
+            "explicit input, whitespace-separated numbers in a file ('#' starts a comment; an empty file is the empty input)");
+  app.trace(opt.trace, &opt.svg,
+            fmt::format("for at most {} items: the tree of stages 1 and 2 in one block (--block {} unless given, at most {}), "
+                        "thread by thread, and the device's sums for that block",
+                        max_trace_items, default_trace_block, max_trace_block),
+            "with --trace: also draw the tree to this SVG file");
+  app.cli().get_option("--print")->description(
       fmt::format("print each stage's sum on one line (inputs of at most {} items)", wb::max_print_elements));
-
-  return wb::run_main(app, argc, argv, [&]() -> int {
-    if (app.count("--svg") > 0 && !opt.trace) throw wb::usage_error("--svg draws the tree of --trace: give --trace too");
-    if (app.count("--svg") > 0 && opt.svg.empty()) throw wb::usage_error("--svg: give the file to write");
-    if (opt.trace && app.count("--block") == 0) opt.cfg.block = default_trace_block;
-    try {
-      validate(opt.cfg);
-    } catch (const std::invalid_argument& e) {
-      throw wb::usage_error(std::string("--block/--blocks: ") + e.what());
-    }
-    wb::require_known_stages(opt.common.stages, stages);
-    if (opt.type == "int32") return run<std::int32_t>(opt);
-    if (opt.type == "int64") return run<std::int64_t>(opt);
-    if (opt.type == "float") return run<float>(opt);
-    return run<double>(opt);
+  app.after_parse([&] {
+    if (opt.trace && !app.given("--block")) opt.cfg.block = default_trace_block;
   });
+  app.validate([&] { validate(opt.cfg); }, "--block/--blocks");
+  return app.run<std::int32_t, std::int64_t, float, double>(argc, argv, opt.type, stages,
+                                                            [&]<class T>() { return run<T>(opt); });
 }

@@ -4,13 +4,13 @@
 // jobs it runs.
 #pragma once
 
-#include <cstdio>
 #include <string>
 #include <vector>
 
 #include <fmt/format.h>
 
 #include "wb/chapter.hpp"
+#include "wb/sweep_table.hpp"
 
 #include "reduction.hpp"
 #include "stages.hpp"
@@ -24,54 +24,49 @@ int sweep_block(reduction_chapter<T>& chapter, const options& opt) {
   const auto check = [&](const output& out) { return chapter.check(out); };
   std::vector<wb::track> tracks{wb::track_named(opt.common.track)};
   if (opt.common.compare) tracks = {wb::track::solution, wb::track::exercise};
-  std::FILE* csv = nullptr;
-  if (!opt.common.csv.empty()) {
-    csv = std::fopen(opt.common.csv.c_str(), "w");
-    if (csv == nullptr) throw wb::usage_error("cannot write " + opt.common.csv);
-    std::fprintf(csv, "stage,track,block,median_ms,gb_per_s,verified\n");
-  }
+  std::vector<wb::sweep_table::column> columns{{"stage", -25}};
+  for (int b = min_block; b <= max_block; b *= 2) columns.push_back({std::to_string(b), 8});
+  columns.push_back({"  best", -6});
+  wb::sweep_table table(columns, opt.common.csv, {"stage", "track", "block", "median_ms", "gb_per_s", "verified"});
   // One cell: GB/s, "!" when the sum was wrong.
   const auto gbs_of = [](const wb::report_row& row) { return row.time ? row.work / (row.time->median_ms * 1e6) : 0.0; };
   const auto cell = [&](const wb::report_row& row) { return fmt::format("{:.1f}{}", gbs_of(row), row.verified ? "" : "!"); };
+  const auto csv = [&](const std::string& stage, const char* track, const std::string& block, const wb::report_row& row) {
+    table.csv_row({stage, track, block, fmt::format("{:.6f}", row.time->median_ms), fmt::format("{:.3f}", gbs_of(row)),
+                   row.verified ? "yes" : "no"});
+  };
   fmt::print("block-size sweep: {}, GB/s of input read{}\n", chapter.title(),
              wb::backend_is_cuda ? "" : " (timings emulated on the cpu backend: meaningless for a GPU)");
-  fmt::print("{:<26}", "stage");
-  for (int b = min_block; b <= max_block; b *= 2) fmt::print("{:>9}", b);
-  fmt::print("   best\n");
+  table.print_header();
   bool all_ok = true;
   for (const auto& s : stages) {
     if (s.number == 0 || !wb::stage_selected(opt.common.stages, s.number, s.suite)) continue;
     for (const wb::track t : tracks) {
       const std::string label = wb::stage_label(s) + (tracks.size() > 1 ? fmt::format(" ({})", wb::track_name(t)) : "");
-      fmt::print("{:<26}", label);
+      std::vector<std::string> cells{label};
       double best_gbs = 0;
       int best_block = 0;
       for (int b = min_block; b <= max_block; b *= 2) {
         const config c{b, opt.cfg.blocks};
         const auto m = wb::measure<output>([&] { return chapter.job(s, t, c); }, check, settings, false, label);
         all_ok = all_ok && (m.row.verified || !m.row.time);
-        fmt::print("{:>9}", m.row.time ? cell(m.row) : "-");
+        cells.push_back(m.row.time ? cell(m.row) : "-");
         if (m.row.verified && gbs_of(m.row) > best_gbs) {
           best_gbs = gbs_of(m.row);
           best_block = b;
         }
-        if (csv && m.row.time) {
-          std::fprintf(csv, "%s,%s,%d,%.6f,%.3f,%s\n", wb::stage_label(s).c_str(), wb::track_name(t), b,
-                       m.row.time->median_ms, gbs_of(m.row), m.row.verified ? "yes" : "no");
-        }
+        if (m.row.time) csv(wb::stage_label(s), wb::track_name(t), std::to_string(b), m.row);
       }
-      if (best_block > 0) fmt::print("   {} ({:.1f} GB/s)\n", best_block, best_gbs);
-      else fmt::print("   - (no block size verified)\n");
+      cells.push_back(best_block > 0 ? fmt::format("  {} ({:.1f} GB/s)", best_block, best_gbs) : "  - (no block size verified)");
+      table.print_row(cells);
     }
   }
   for (auto& job : chapter.library()) {  // the library in the same run, for reference
     const auto m = wb::measure<output>([&] { return std::move(job); }, check, settings, false);
     all_ok = all_ok && m.row.verified;
-    fmt::print("{:<26}{:>9}   (no block size)\n", m.row.stage, cell(m.row));
-    if (csv) std::fprintf(csv, "%s,baseline,,%.6f,%.3f,%s\n", m.row.stage.c_str(), m.row.time->median_ms, gbs_of(m.row),
-                          m.row.verified ? "yes" : "no");
+    table.print_row({m.row.stage, cell(m.row), "  (no block size)"});
+    csv(m.row.stage, "baseline", "", m.row);
   }
-  if (csv) std::fclose(csv);
   if (!all_ok) fmt::print("a value marked ! did not verify\n");
   return all_ok ? 0 : 1;
 }
