@@ -26,9 +26,8 @@
 #include "stages.hpp"
 #include "trace.hpp"
 #include "wb/bandwidth.hpp"
-#include "wb/chapter.hpp"
+#include "wb/chapter_app.hpp"
 #include "wb/device_buffer.hpp"
-#include "wb/device_info.hpp"
 #include "wb/generate.hpp"
 #if defined(WB_HAVE_BASELINE)
 #include "baseline_cub.hpp"
@@ -38,8 +37,11 @@ namespace {
 
 using namespace scan;
 
+inline constexpr wb::backend_default default_n{std::int64_t{1} << 28, std::int64_t{1} << 16};
+
 struct options {
-  wb::common_options common;
+  explicit options(wb::common_options& c) : common(c) {}
+  wb::common_options& common;
   std::int64_t n = -1;  // -1: the default for this backend
   std::string type = "int32";
   std::string dist = "uniform";
@@ -91,37 +93,33 @@ class scan_chapter {
   wb::report_layout layout() const { return wb::report_layout::bandwidth(wb::copy_bandwidth_gbs()); }
 
   wb::stage_job<output> job(const wb::stage& s, wb::track t) {
-    wb::stage_job<output> job;
-    job.work = 2.0 * static_cast<double>(n_) * sizeof(T);
-    job.items = static_cast<double>(n_);
     if (s.number == 0) {
       auto out = std::make_shared<output>(data_.size());
-      job.run = [this, t, out] {
-        std::fill(out->begin(), out->end(), T(-1));
-        WB_WITH_TRACK(scan, t, { tr::scan_sequential<T>(std::span<const T>(data_), std::span<T>(*out), opt_.cfg.exclusive); });
-      };
-      job.output = [out] { return *out; };
-      job.on_host = true;
-      job.work = 0;
-      job.note = "on the host";
-      return job;
+      return wb::host_job<output>(
+          [this, t, out] {
+            std::fill(out->begin(), out->end(), T(-1));
+            WB_WITH_TRACK(scan, t, { tr::scan_sequential<T>(std::span<const T>(data_), std::span<T>(*out), opt_.cfg.exclusive); });
+          },
+          [out] { return *out; });
     }
-    job.prepare = [this] { d_out_.fill_bytes(0xA5); };  // an output nobody writes fails the check
-    job.run = [this, t, number = s.number] {
-      const workspace ws = ws_.view();
-      const config& cfg = opt_.cfg;
-      WB_WITH_TRACK(scan, t, {
-        switch (number) {
-          case 1: return tr::scan_kogge_stone<T>(d_in_.data(), d_out_.data(), n_, ws, cfg);
-          case 2: return tr::scan_brent_kung<T>(d_in_.data(), d_out_.data(), n_, ws, cfg);
-          case 3: return tr::scan_coarsened<T>(d_in_.data(), d_out_.data(), n_, ws, cfg);
-          case 4: return tr::scan_hierarchical<T>(d_in_.data(), d_out_.data(), n_, ws, cfg);
-          case 5: return tr::scan_domino<T>(d_in_.data(), d_out_.data(), n_, ws, cfg);
-          default: return tr::scan_single_pass<T>(d_in_.data(), d_out_.data(), n_, ws, cfg);
-        }
-      });
-    };
-    job.output = [this] { return d_out_.to_host(); };
+    auto job = wb::device_job<output>(
+        [this, t, number = s.number] {
+          const workspace ws = ws_.view();
+          const config& cfg = opt_.cfg;
+          WB_WITH_TRACK(scan, t, {
+            switch (number) {
+              case 1: return tr::scan_kogge_stone<T>(d_in_.data(), d_out_.data(), n_, ws, cfg);
+              case 2: return tr::scan_brent_kung<T>(d_in_.data(), d_out_.data(), n_, ws, cfg);
+              case 3: return tr::scan_coarsened<T>(d_in_.data(), d_out_.data(), n_, ws, cfg);
+              case 4: return tr::scan_hierarchical<T>(d_in_.data(), d_out_.data(), n_, ws, cfg);
+              case 5: return tr::scan_domino<T>(d_in_.data(), d_out_.data(), n_, ws, cfg);
+              default: return tr::scan_single_pass<T>(d_in_.data(), d_out_.data(), n_, ws, cfg);
+            }
+          });
+        },
+        [this] { return d_out_.to_host(); }, d_out_);
+    job.work = 2.0 * static_cast<double>(n_) * sizeof(T);
+    job.items = static_cast<double>(n_);
     // Stages 1-3 run on one block, hundreds of times slower: fewer runs past 2^22 items.
     if (s.number <= 3 && n_ > (std::int64_t{1} << 22)) {
       job.warmup = 1;
@@ -134,18 +132,17 @@ class scan_chapter {
   std::vector<wb::stage_job<output>> library() {
     std::vector<wb::stage_job<output>> rows;
 #if defined(WB_HAVE_BASELINE)
-    wb::stage_job<output> cub;
+    const std::size_t temp_bytes = baseline::cub_scan_temp_bytes<T>(n_, opt_.cfg.exclusive);
+    auto temp = std::make_shared<wb::device_buffer<unsigned char>>(std::max<std::size_t>(temp_bytes, 1));
+    auto cub = wb::device_job<output>(
+        [this, temp, temp_bytes] {
+          baseline::cub_scan<T>(d_in_.data(), d_out_.data(), n_, opt_.cfg.exclusive, temp->data(), temp_bytes);
+        },
+        [this] { return d_out_.to_host(); }, d_out_);
     cub.name = opt_.cfg.exclusive ? "cub::DeviceScan::ExclusiveSum" : "cub::DeviceScan::InclusiveSum";
     cub.is_baseline = true;
     cub.work = 2.0 * static_cast<double>(n_) * sizeof(T);
     cub.items = static_cast<double>(n_);
-    const std::size_t temp_bytes = baseline::cub_scan_temp_bytes<T>(n_, opt_.cfg.exclusive);
-    auto temp = std::make_shared<wb::device_buffer<unsigned char>>(std::max<std::size_t>(temp_bytes, 1));
-    cub.prepare = [this] { d_out_.fill_bytes(0xA5); };
-    cub.run = [this, temp, temp_bytes] {
-      baseline::cub_scan<T>(d_in_.data(), d_out_.data(), n_, opt_.cfg.exclusive, temp->data(), temp_bytes);
-    };
-    cub.output = [this] { return d_out_.to_host(); };
     rows.push_back(std::move(cub));
 #endif
     return rows;
@@ -168,18 +165,9 @@ class scan_chapter {
     }
     return "";
   }
-  std::string show(const output& out) const {
-    std::string line;
-    for (const T& v : out) line += (line.empty() ? "" : " ") + value_text(v);
-    return line;
-  }
+  std::string show(const output& out) const { return wb::joined(out, value_text<T>); }
   std::string difference(const output& solution, const output& exercise) const {
-    for (std::size_t i = 0; i < std::min(solution.size(), exercise.size()); ++i) {
-      if (!(solution[i] == exercise[i])) {
-        return fmt::format("at index {}: solution {}, exercise {}", i, value_text(solution[i]), value_text(exercise[i]));
-      }
-    }
-    return "";
+    return wb::first_difference(solution, exercise, value_text<T>);
   }
 
  private:
@@ -196,71 +184,39 @@ class scan_chapter {
 };
 
 template <class T>
-int run(const options& opt, const CLI::App& app) {
+int run(const options& opt) {
   // The input. An explicit empty list is an empty input.
-  const bool given = opt.input.given();
-  const std::int64_t requested = given ? -1 : opt.n >= 0 ? opt.n : wb::backend_is_cuda ? std::int64_t{1} << 28 : std::int64_t{1} << 16;
-  if (opt.common.print && requested > 0) wb::require_printable(static_cast<std::uint64_t>(requested), "the scan");
-  require_traceable(opt.trace, requested);
-  if (app.count("--svg") > 0 && !opt.trace) throw wb::usage_error("--svg draws the steps of --trace: give --trace too");
-  if (app.count("--svg") > 0) wb::require_writable_file(opt.svg, "--svg");
-
-  std::vector<T> data;
-  std::string source;
-  if (given) {
-    data = wb::read_input<T>(opt.input, opt.n >= 0);
-    source = opt.input.source();
-    if (opt.common.print) wb::require_printable(data.size(), "the scan");
-    require_traceable(opt.trace, std::ssize(data));
-  } else {
-    const std::uint64_t bytes = wb::bytes_for(static_cast<std::uint64_t>(requested), sizeof(T), "--n");
-    wb::require_memory(2 * bytes + workspace_bytes(requested, sizeof(T), opt.cfg),
-                       3 * bytes + (std::is_floating_point_v<T> ? 4 * bytes : 0),
-                       fmt::format("a scan of {} {} items", requested, opt.type));
-    data = generate<T>(opt.dist, static_cast<std::size_t>(requested), opt.common.seed);
-    source = fmt::format("{}, seed {}", opt.dist, opt.common.seed);
-  }
-  if (opt.trace) return trace<T>(data, opt.type, opt.svg, wb::track_name(wb::track_named(opt.common.track)));
+  if (!opt.input.given()) require_traceable(opt.trace, wb::size_or(opt.n, default_n));
+  auto in = wb::vector_input<T>(
+      opt.common, opt.input, opt.n, default_n, opt.dist, "a scan of",
+      [&](std::size_t n) { return generate<T>(opt.dist, n, opt.common.seed); },
+      [&](std::int64_t n) { return 2 * std::uint64_t(n) * sizeof(T) + workspace_bytes(n, sizeof(T), opt.cfg); },
+      [](std::int64_t n) { return std::uint64_t(n) * sizeof(T) * (std::is_floating_point_v<T> ? 7 : 3); });
+  require_traceable(opt.trace, std::ssize(in.data));
+  if (opt.trace) return trace<T>(in.data, opt.type, opt.svg, wb::track_name(wb::track_named(opt.common.track)));
   wb::print_device_info_or_exit();
-  scan_chapter<T> chapter(opt, std::move(data), source);
+  scan_chapter<T> chapter(opt, std::move(in.data), in.source);
   return wb::run_chapter(chapter, stages, opt.common);
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"scan: prefix sums, stage by stage (PMPP ch. 11, then a single pass at the memory ceiling)"};
-  options opt;
-  wb::add_common_options(app, opt.common);
-  wb::add_size_option(app, "--n", opt.n, "items to scan (default: 2^28 on a GPU, 2^16 on the cpu backend)",
-                      std::uint64_t{1} << 36);
-  app.add_option("--type", opt.type, "item type (integers wrap: int32 modulo 2^32, int64 modulo 2^64)")
-      ->check(CLI::IsMember({"int32", "int64", "float"}))
-      ->capture_default_str();
-  app.add_option("--dist", opt.dist, "generated data: uniform, zeros, alternating (+7, -7, ...), extremes "
-                                     "(integers: INT_MIN/INT_MAX and neighbours), iota")
-      ->check(CLI::IsMember({"uniform", "zeros", "alternating", "extremes", "iota"}))
-      ->capture_default_str();
-  wb::add_size_option(app, "--block", opt.cfg.block, "threads per block: a power of two from 32 to 1024")->capture_default_str();
-  wb::add_size_option(app, "--items-per-thread", opt.cfg.items_per_thread,
+  wb::chapter_app app{"scan: prefix sums, stage by stage (PMPP ch. 11, then a single pass at the memory ceiling)"};
+  options opt{app.common()};
+  app.size("--n", opt.n, "items to scan", std::uint64_t{1} << 36, default_n);
+  app.type_option<std::int32_t, std::int64_t, float>(opt.type, "item type (integers wrap: int32 modulo 2^32, int64 modulo 2^64)");
+  app.choice("--dist", opt.dist, {"uniform", "zeros", "alternating", "extremes", "iota"},
+             "generated data: uniform, zeros, alternating (+7, -7, ...), extremes (integers: INT_MIN/INT_MAX and neighbours), iota");
+  wb::add_size_option(app.cli(), "--block", opt.cfg.block, "threads per block: a power of two from 32 to 1024")->capture_default_str();
+  wb::add_size_option(app.cli(), "--items-per-thread", opt.cfg.items_per_thread,
                       "items per thread of stages 3-6: a power of two from 16/sizeof(item) to 32 (0: each stage's default)")
       ->capture_default_str();
-  app.add_flag("--exclusive", opt.cfg.exclusive, "the exclusive scan (out[i] = in[0] + ... + in[i-1]) instead of inclusive");
-  app.add_flag("--trace", opt.trace, "for at most 32 items: Kogge-Stone's and Brent-Kung's steps, thread by thread");
-  app.add_option("--svg", opt.svg, "with --trace: also draw both scans' steps to this SVG file");
-  wb::add_input_options(app, opt.input, "explicit input, comma separated (instead of --n/--dist); empty: no items",
-                        "explicit input, whitespace-separated numbers in a file");
-
-  return wb::run_main(app, argc, argv, [&]() -> int {
-    const std::size_t item_bytes = opt.type == "int64" ? 8 : 4;
-    try {
-      validate(opt.cfg, item_bytes);
-    } catch (const std::invalid_argument& e) {
-      throw wb::usage_error(std::string("--block/--items-per-thread: ") + e.what());
-    }
-    wb::require_known_stages(opt.common.stages, stages);
-    if (opt.type == "int32") return run<std::int32_t>(opt, app);
-    if (opt.type == "int64") return run<std::int64_t>(opt, app);
-    return run<float>(opt, app);
-  });
+  app.cli().add_flag("--exclusive", opt.cfg.exclusive, "the exclusive scan (out[i] = in[0] + ... + in[i-1]) instead of inclusive");
+  app.trace(opt.trace, &opt.svg, "for at most 32 items: Kogge-Stone's and Brent-Kung's steps, thread by thread",
+            "with --trace: also draw both scans' steps to this SVG file");
+  app.input(opt.input, "explicit input, comma separated (instead of --n/--dist); empty: no items",
+            "explicit input, whitespace-separated numbers in a file");
+  app.validate([&] { validate(opt.cfg, opt.type == "int64" ? 8 : 4); }, "--block/--items-per-thread");
+  return app.run<std::int32_t, std::int64_t, float>(argc, argv, opt.type, stages, [&]<class T>() { return run<T>(opt); });
 }

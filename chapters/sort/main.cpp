@@ -25,9 +25,8 @@
 #include "sort.hpp"
 #include "stages.hpp"
 #include "wb/bandwidth.hpp"
-#include "wb/chapter.hpp"
+#include "wb/chapter_app.hpp"
 #include "wb/device_buffer.hpp"
-#include "wb/device_info.hpp"
 #include "wb/generate.hpp"
 #if defined(WB_HAVE_BASELINE)
 #include "baseline_cub.hpp"
@@ -37,8 +36,11 @@ namespace {
 
 using namespace sort;
 
+inline constexpr wb::backend_default default_n{std::int64_t{1} << 28, std::int64_t{1} << 16};
+
 struct options {
-  wb::common_options common;
+  explicit options(wb::common_options& c) : common(c) {}
+  wb::common_options& common;
   std::int64_t n = -1;  // -1: the default for this backend
   std::string type = "uint32";
   std::string dist = "uniform";
@@ -91,42 +93,37 @@ class sort_chapter {
   wb::report_layout layout() const { return wb::report_layout::bandwidth(wb::copy_bandwidth_gbs()); }
 
   wb::stage_job<output> job(const wb::stage& s, wb::track t) {
-    wb::stage_job<output> job;
-    job.work = bytes();
-    job.items = static_cast<double>(n_);
     if (s.number == 0) {
       auto out = std::make_shared<output>();
-      job.run = [this, t, out] {
-        *out = in_;
-        WB_WITH_TRACK(sort, t, { tr::sort_sequential<K>(std::span<K>(out->keys), std::span<std::uint32_t>(out->values)); });
-      };
-      job.output = [out] { return *out; };
-      job.on_host = true;
-      job.max_reps = 3;
-      job.work = 0;
-      job.note = "on the host";
-      return job;
+      return wb::host_job<output>(
+          [this, t, out] {
+            *out = in_;
+            WB_WITH_TRACK(sort, t, { tr::sort_sequential<K>(std::span<K>(out->keys), std::span<std::uint32_t>(out->values)); });
+          },
+          [out] { return *out; }, 3);
     }
-    job.prepare = [this] { poison_output(); };
-    job.run = [this, t, number = s.number] {
-      const workspace ws = ws_->view();
-      const config& cfg = opt_.cfg;
-      const K* in = d_keys_.data();
-      K* out = d_keys_out_.data();
-      const std::uint32_t* values_in = opt_.pairs ? d_values_.data() : nullptr;
-      std::uint32_t* values_out = opt_.pairs ? d_values_out_.data() : nullptr;
-      WB_WITH_TRACK(sort, t, {
-        switch (number) {
-          case 1: return tr::sort_one_bit<K>(in, out, values_in, values_out, n_, ws, cfg);
-          case 2: return tr::sort_coalesced<K>(in, out, values_in, values_out, n_, ws, cfg);
-          case 3: return tr::sort_larger_radix<K>(in, out, values_in, values_out, n_, ws, cfg);
-          case 4: return tr::sort_coarsened<K>(in, out, values_in, values_out, n_, ws, cfg);
-          case 5: return tr::sort_onesweep<K>(in, out, values_in, values_out, n_, ws, cfg);
-          default: return tr::sort_merge<K>(in, out, values_in, values_out, n_, ws, cfg);
-        }
-      });
-    };
-    job.output = [this] { return device_output(); };
+    auto job = wb::device_job<output>(
+        [this, t, number = s.number] {
+          const workspace ws = ws_->view();
+          const config& cfg = opt_.cfg;
+          const K* in = d_keys_.data();
+          K* out = d_keys_out_.data();
+          const std::uint32_t* values_in = opt_.pairs ? d_values_.data() : nullptr;
+          std::uint32_t* values_out = opt_.pairs ? d_values_out_.data() : nullptr;
+          WB_WITH_TRACK(sort, t, {
+            switch (number) {
+              case 1: return tr::sort_one_bit<K>(in, out, values_in, values_out, n_, ws, cfg);
+              case 2: return tr::sort_coalesced<K>(in, out, values_in, values_out, n_, ws, cfg);
+              case 3: return tr::sort_larger_radix<K>(in, out, values_in, values_out, n_, ws, cfg);
+              case 4: return tr::sort_coarsened<K>(in, out, values_in, values_out, n_, ws, cfg);
+              case 5: return tr::sort_onesweep<K>(in, out, values_in, values_out, n_, ws, cfg);
+              default: return tr::sort_merge<K>(in, out, values_in, values_out, n_, ws, cfg);
+            }
+          });
+        },
+        [this] { return device_output(); }, d_keys_out_, d_values_out_);
+    job.work = bytes();
+    job.items = static_cast<double>(n_);
     if (s.number <= 2 && n_ > (std::int64_t{1} << 24)) {  // 32 or 64 passes: fewer runs
       job.warmup = 1;
       job.max_reps = 3;
@@ -141,20 +138,19 @@ class sort_chapter {
 #if defined(WB_HAVE_BASELINE)
     using baseline_fn = std::size_t (*)(const K*, K*, const std::uint32_t*, std::uint32_t*, std::int64_t, void*, std::size_t);
     const auto row = [&](const char* name, baseline_fn fn, bool zeros_equal) {
-      wb::stage_job<output> job;
-      job.name = name;
-      job.is_baseline = true;
-      job.work = bytes();
-      job.items = static_cast<double>(n_);
       const std::uint32_t* values_in = opt_.pairs ? d_values_.data() : nullptr;
       std::uint32_t* values_out = opt_.pairs ? d_values_out_.data() : nullptr;
       const std::size_t temp_bytes = fn(d_keys_.data(), d_keys_out_.data(), values_in, values_out, n_, nullptr, 0);
       auto temp = std::make_shared<wb::device_buffer<unsigned char>>(std::max<std::size_t>(temp_bytes, 1));
-      job.prepare = [this] { poison_output(); };
-      job.run = [this, fn, temp, temp_bytes, values_in, values_out] {
-        fn(d_keys_.data(), d_keys_out_.data(), values_in, values_out, n_, temp->data(), temp_bytes);
-      };
-      job.output = [this] { return device_output(); };
+      auto job = wb::device_job<output>(
+          [this, fn, temp, temp_bytes, values_in, values_out] {
+            fn(d_keys_.data(), d_keys_out_.data(), values_in, values_out, n_, temp->data(), temp_bytes);
+          },
+          [this] { return device_output(); }, d_keys_out_, d_values_out_);
+      job.name = name;
+      job.is_baseline = true;
+      job.work = bytes();
+      job.items = static_cast<double>(n_);
       // CUB's radix sort takes -0.0 and +0.0 for one key: their order may differ from the chapter's.
       job.check = [this, zeros_equal](const output& got) { return first_error(want_, got, zeros_equal); };
       rows.push_back(std::move(job));
@@ -179,29 +175,13 @@ class sort_chapter {
   }
 
   std::string check(const output& got) const { return first_error(want_, got, false); }
-  std::string show(const output& out) const {
-    std::string line;
-    for (const K& k : out.keys) {
-      if (!line.empty()) line += ' ';  // piece by piece: GCC 12 warns (-Wrestrict) falsely on " " + a temporary
-      line += key_text(k);
-    }
-    return line;
-  }
+  std::string show(const output& out) const { return wb::joined(out.keys, key_text<K>); }
   std::string difference(const output& solution, const output& exercise) const {
-    for (std::size_t i = 0; i < std::min(solution.keys.size(), exercise.keys.size()); ++i) {
-      if (!same_bits(solution.keys[i], exercise.keys[i])) {
-        return fmt::format("at index {}: solution {}, exercise {}", i, key_text(solution.keys[i]), key_text(exercise.keys[i]));
-      }
-    }
-    return "";
+    return wb::first_difference(solution.keys, exercise.keys, key_text<K>, same_bits<K>);
   }
 
  private:
   double bytes() const { return 2.0 * static_cast<double>(n_) * static_cast<double>(sizeof(K) + (opt_.pairs ? 4 : 0)); }
-  void poison_output() {  // an output nobody writes fails the check
-    d_keys_out_.fill_bytes(0xA5);
-    d_values_out_.fill_bytes(0xA5);
-  }
   output device_output() const { return {d_keys_out_.to_host(), opt_.pairs ? d_values_out_.to_host() : std::vector<std::uint32_t>{}}; }
 
   // Empty when `got` is `want`, else the first difference. zeros_equal: -0.0 and +0.0 are one key.
@@ -231,76 +211,49 @@ class sort_chapter {
 
 template <class K>
 int run(const options& opt) {
-  if (wb::stage_selected(opt.common.stages, 6, stages[6].suite)) {
-    try {
-      merge_tiles_for(opt.cfg, sizeof(K), opt.pairs);  // stage 6 runs compiled shapes only
-    } catch (const std::invalid_argument&) {
-      throw wb::usage_error("--block " + std::to_string(opt.cfg.block) +
-                            ": stage 6 is compiled for blocks 32, 64, 256 and 512 only");
-    }
-  }
-  // The input. An explicit empty list is an empty input.
-  const bool given = opt.input.given();
-  const std::int64_t requested = given ? -1 : opt.n >= 0 ? opt.n : wb::backend_is_cuda ? std::int64_t{1} << 28 : std::int64_t{1} << 16;
-  if (opt.common.print && requested > 0) wb::require_printable(static_cast<std::uint64_t>(requested), "the sort");
-
-  std::vector<K> keys;
-  std::string source;
-  if (given) {
-    keys = wb::read_input<K>(opt.input, opt.n >= 0);
-    source = opt.input.source();
-    if (opt.common.print) wb::require_printable(keys.size(), "the sort");
-  } else {
-    const std::uint64_t bytes = wb::bytes_for(static_cast<std::uint64_t>(requested), sizeof(K) + (opt.pairs ? 4 : 0), "--n");
-    wb::require_memory(2 * bytes + workspace_bytes(requested, sizeof(K), opt.cfg), 5 * bytes,
-                       fmt::format("a sort of {} {} keys", requested, opt.type));
-    keys = generate<K>(opt.dist, static_cast<std::size_t>(requested), opt.common.seed);
-    source = fmt::format("{}, seed {}", opt.dist, opt.common.seed);
-  }
-  if (keys.size() > 0xffffffffULL && opt.pairs) throw wb::usage_error("--pairs: the values are 32-bit positions, so n < 2^32");
+  auto in = wb::vector_input<K>(
+      opt.common, opt.input, opt.n, default_n, opt.dist, "a sort of",
+      [&](std::size_t n) { return generate<K>(opt.dist, n, opt.common.seed); },
+      [&](std::int64_t n) { return 2 * std::uint64_t(n) * (sizeof(K) + (opt.pairs ? 4 : 0)) + workspace_bytes(n, sizeof(K), opt.cfg); },
+      [&](std::int64_t n) { return 5 * std::uint64_t(n) * (sizeof(K) + (opt.pairs ? 4 : 0)); });
+  if (in.data.size() > 0xffffffffULL && opt.pairs) throw wb::usage_error("--pairs: the values are 32-bit positions, so n < 2^32");
   wb::print_device_info_or_exit();
-  sort_chapter<K> chapter(opt, std::move(keys), source);
+  sort_chapter<K> chapter(opt, std::move(in.data), in.source);
   return wb::run_chapter(chapter, stages, opt.common);
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"sort: radix sort and merge sort, stage by stage (PMPP ch. 13, then onesweep at the memory ceiling)"};
-  options opt;
-  wb::add_common_options(app, opt.common);
-  wb::add_size_option(app, "--n", opt.n, "keys to sort (default: 2^28 on a GPU, 2^16 on the cpu backend)",
-                      std::uint64_t{1} << 36);
-  app.add_option("--type", opt.type, "key type (float: -0.0 before +0.0, NaNs at the end their sign bit names)")
-      ->check(CLI::IsMember({"uint32", "int32", "float", "int64"}))
-      ->capture_default_str();
-  app.add_option("--dist", opt.dist, "generated keys: uniform (the whole range), few (16 distinct values), equal, "
-                                     "sorted, reversed, extremes (the type's extremes and neighbours)")
-      ->check(CLI::IsMember({"uniform", "few", "equal", "sorted", "reversed", "extremes"}))
-      ->capture_default_str();
-  app.add_flag("--pairs", opt.pairs, "key-value: each key carries a 32-bit value (its input position)");
-  wb::add_size_option(app, "--block", opt.cfg.block,
+  wb::chapter_app app{"sort: radix sort and merge sort, stage by stage (PMPP ch. 13, then onesweep at the memory ceiling)"};
+  options opt{app.common()};
+  app.size("--n", opt.n, "keys to sort", std::uint64_t{1} << 36, default_n);
+  app.type_option<std::uint32_t, std::int32_t, float, std::int64_t>(
+      opt.type, "key type (float: -0.0 before +0.0, NaNs at the end their sign bit names)");
+  app.choice("--dist", opt.dist, {"uniform", "few", "equal", "sorted", "reversed", "extremes"},
+             "generated keys: uniform (the whole range), few (16 distinct values), equal, sorted, reversed, extremes "
+             "(the type's extremes and neighbours)");
+  app.cli().add_flag("--pairs", opt.pairs, "key-value: each key carries a 32-bit value (its input position)");
+  wb::add_size_option(app.cli(), "--block", opt.cfg.block,
                       "threads per block: a power of two from 32 to 1024 (stage 6: 32, 64, 256 or 512, each a "
                       "compiled shape, see the README)")
       ->capture_default_str();
-  wb::add_size_option(app, "--items-per-thread", opt.cfg.items_per_thread,
+  wb::add_size_option(app.cli(), "--items-per-thread", opt.cfg.items_per_thread,
                       "keys per thread of stage 4: a power of two from 1 to 16 (0: its default; stages 5 and 6 run "
                       "their own tile shapes)")
       ->capture_default_str();
-  app.add_option("--bits", opt.cfg.bits, "digit width of stages 3 and 4: 1, 2, 4 or 8 (0: 4)")->capture_default_str();
-  wb::add_input_options(app, opt.input, "explicit keys, comma separated (instead of --n/--dist); empty: no keys",
-                        "explicit keys, whitespace-separated numbers in a file");
-
-  return wb::run_main(app, argc, argv, [&]() -> int {
+  app.cli().add_option("--bits", opt.cfg.bits, "digit width of stages 3 and 4: 1, 2, 4 or 8 (0: 4)")->capture_default_str();
+  app.input(opt.input, "explicit keys, comma separated (instead of --n/--dist); empty: no keys",
+            "explicit keys, whitespace-separated numbers in a file");
+  app.validate([&] { validate(opt.cfg); }, "--block/--items-per-thread/--bits");
+  app.after_parse([&] {  // stage 6 runs compiled shapes only
+    if (!wb::stage_selected(opt.common.stages, 6, stages[6].suite)) return;
     try {
-      validate(opt.cfg);
-    } catch (const std::invalid_argument& e) {
-      throw wb::usage_error(std::string("--block/--items-per-thread/--bits: ") + e.what());
+      merge_tiles_for(opt.cfg, opt.type == "int64" ? 8 : 4, opt.pairs);
+    } catch (const std::invalid_argument&) {
+      throw wb::usage_error(fmt::format("--block {}: stage 6 is compiled for blocks 32, 64, 256 and 512 only", opt.cfg.block));
     }
-    wb::require_known_stages(opt.common.stages, stages);
-    if (opt.type == "uint32") return run<std::uint32_t>(opt);
-    if (opt.type == "int32") return run<std::int32_t>(opt);
-    if (opt.type == "int64") return run<std::int64_t>(opt);
-    return run<float>(opt);
   });
+  return app.run<std::uint32_t, std::int32_t, float, std::int64_t>(argc, argv, opt.type, stages,
+                                                                  [&]<class K>() { return run<K>(opt); });
 }

@@ -23,7 +23,8 @@
 //                          after the memory check, with the source named for the title;
 //   wb::host_job, wb::device_job   stage jobs with the common settings (a host stage's note and
 //                          rep limit; a device stage whose output is poisoned before each run);
-//   wb::first_difference   --compare's "at index i: solution x, exercise y".
+//   wb::first_difference   --compare's "at index i: solution x, exercise y";
+//   wb::joined             --print's line of a sequence.
 #pragma once
 
 #include <cstdint>
@@ -197,6 +198,17 @@ std::string first_difference(const std::vector<T>& solution, const std::vector<T
   }
   return "";
 }
+// --print's line for a sequence: its items, `text` of each, separated by spaces.
+template <class T, class Text>
+std::string joined(const std::vector<T>& items, Text&& text) {
+  std::string line;
+  for (const T& item : items) {
+    if (!line.empty()) line += ' ';  // piece by piece: GCC 12 warns (-Wrestrict) falsely on " " + a temporary
+    line += text(item);
+  }
+  return line;
+}
+
 template <class T, class Text>
 std::string first_difference(const std::vector<T>& solution, const std::vector<T>& exercise, Text&& text) {
   return first_difference(solution, exercise, text, [](const T& a, const T& b) { return a == b; });
