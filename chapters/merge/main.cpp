@@ -19,9 +19,8 @@
 #include <fmt/ranges.h>
 
 #include "wb/bandwidth.hpp"
-#include "wb/chapter.hpp"
+#include "wb/chapter_app.hpp"
 #include "wb/device_buffer.hpp"
-#include "wb/device_info.hpp"
 #include "wb/mismatch.hpp"
 #include "wb/workspace.hpp"
 
@@ -38,9 +37,11 @@ using merge::problem;
 using merge::value_t;
 
 constexpr std::int64_t max_side = std::int64_t{1} << 40;  // per input: anything larger is a typo
+constexpr wb::backend_default default_side{std::int64_t{1} << 27, std::int64_t{1} << 16};
 
 struct options {
-  wb::common_options common;
+  explicit options(wb::common_options& c) : common(c) {}
+  wb::common_options& common;
   std::int64_t m = -1;  // -1: the default for this backend
   std::int64_t n = -1;
   std::string type = "int32";
@@ -134,47 +135,47 @@ class merge_chapter {
 
   wb::stage_job<output> job(const wb::stage& s, wb::track t, const config& cfg) {
     wb::stage_job<output> job;
-    job.work = 2.0 * static_cast<double>(total()) * static_cast<double>(item_bytes());
-    job.items = static_cast<double>(total());
     if (s.number == 0) {  // on the host; the specification is checked against std::merge too
       auto out = std::make_shared<output>();
-      job.run = [this, t, out] {
-        out->C.assign(total(), K{});
-        out->C_val.assign(opt_.key_value ? total() : 0, 0);
-        WB_WITH_TRACK(merge, t, { tr::merge_sequential_host(host_problem(*out)); });
-      };
-      job.output = [out] { return *out; };
+      job = wb::host_job<output>(
+          [this, t, out] {
+            out->C.assign(total(), K{});
+            out->C_val.assign(opt_.key_value ? total() : 0, 0);
+            WB_WITH_TRACK(merge, t, { tr::merge_sequential_host(host_problem(*out)); });
+          },
+          [out] { return *out; });
       job.check = [this](const output& got) { return check_sequential(got); };
-      job.on_host = true;
       job.long_stage.single_run_above_s = 1;
-      job.note = "host CPU";
     } else if (s.number == 1) {  // every co-rank at once: m + n + 1 binary searches
       if (total() + 1 > (std::uint64_t{1} << 29)) throw wb::stage_refused("more than 2^29 ranks");
       auto i_of_k = std::make_shared<wb::device_buffer<std::int64_t>>(total() + 1);
       job.prepare = [i_of_k] { i_of_k->fill_bytes(0xA5); };
       job.run = [this, t, i_of_k] { WB_WITH_TRACK(merge, t, { tr::co_rank_device(dev_.A, m_, dev_.B, n_, i_of_k->data()); }); };
       job.output = [i_of_k] { return output{{}, {}, i_of_k->to_host()}; };
-      job.work = 0;
       job.items = static_cast<double>(total() + 1);
       job.note = "co_rank of every output rank: one binary search per element";
       job.printed = false;
     } else {
       auto temp = std::make_shared<wb::workspace_buffer>(
           s.number == 6 ? WB_WITH_TRACK(merge, t, { return tr::merge_at_bandwidth_temp_bytes<K>(m_, n_, cfg, opt_.key_value); }) : 0);
-      job.prepare = [this] { poison_output(); };
-      job.run = [this, t, number = s.number, cfg, temp] {
-        const wb::workspace ws = temp->view();
-        WB_WITH_TRACK(merge, t, {
-          switch (number) {
-            case 2: return tr::merge_basic(dev_, cfg);
-            case 3: return tr::merge_tiled(dev_, cfg);
-            case 4: return tr::merge_circular(dev_, cfg);
-            case 5: return tr::merge_coarsened(dev_, cfg);
-            default: return tr::merge_at_bandwidth(dev_, ws.bytes, ws.size, cfg);
-          }
-        });
-      };
-      job.output = [this] { return device_output(); };
+      job = wb::device_job<output>(
+          [this, t, number = s.number, cfg, temp] {
+            const wb::workspace ws = temp->view();
+            WB_WITH_TRACK(merge, t, {
+              switch (number) {
+                case 2: return tr::merge_basic(dev_, cfg);
+                case 3: return tr::merge_tiled(dev_, cfg);
+                case 4: return tr::merge_circular(dev_, cfg);
+                case 5: return tr::merge_coarsened(dev_, cfg);
+                default: return tr::merge_at_bandwidth(dev_, ws.bytes, ws.size, cfg);
+              }
+            });
+          },
+          [this] { return device_output(); }, d_C_, d_C_val_);
+    }
+    if (s.number != 1) {
+      job.work = 2.0 * static_cast<double>(total()) * static_cast<double>(item_bytes());
+      job.items = static_cast<double>(total());
     }
     return job;
   }
@@ -182,15 +183,13 @@ class merge_chapter {
   std::vector<wb::stage_job<output>> library() {
     std::vector<wb::stage_job<output>> rows;
 #if defined(WB_HAVE_BASELINE)
-    wb::stage_job<output> cub;
+    auto temp = std::make_shared<wb::device_buffer<unsigned char>>(merge::baseline::cub_temp_bytes(dev_));
+    auto cub = wb::device_job<output>([this, temp] { merge::baseline::cub_merge(dev_, temp->data(), temp->size()); },
+                                      [this] { return device_output(); }, d_C_, d_C_val_);
     cub.name = opt_.key_value ? "cub::DeviceMerge::MergePairs" : "cub::DeviceMerge::MergeKeys";
     cub.is_baseline = true;
     cub.work = 2.0 * static_cast<double>(total()) * static_cast<double>(item_bytes());
     cub.items = static_cast<double>(total());
-    auto temp = std::make_shared<wb::device_buffer<unsigned char>>(merge::baseline::cub_temp_bytes(dev_));
-    cub.prepare = [this] { poison_output(); };
-    cub.run = [this, temp] { merge::baseline::cub_merge(dev_, temp->data(), temp->size()); };
-    cub.output = [this] { return device_output(); };
     // CUB documents its merge as unstable: the keys must match; the values are told apart.
     cub.check = [this](const output& got) { return wb::first_mismatch(ref_.C, got.C).value_or(""); };
     cub.remark = [this](const output& got) { return opt_.key_value && got.C_val == ref_.C_val ? "values stable too" : ""; };
@@ -238,10 +237,6 @@ class merge_chapter {
     if (auto wrong = wb::first_mismatch(keys, got.C)) return "vs std::merge " + *wrong;
     return difference(ref_, got);
   }
-  void poison_output() {  // an output nobody writes shows
-    d_C_.fill_bytes(0xA5);
-    d_C_val_.fill_bytes(0xA5);
-  }
   output device_output() const { return output{d_C_.to_host(), d_C_val_.to_host(), {}}; }
 
   const options& opt_;
@@ -263,6 +258,7 @@ namespace {
 
 template <class K>
 int run(const options& opt) {
+  wb::print_device_info_or_exit();
   std::vector<K> A, B;
   std::string source;
   if (opt.a_given || opt.b_given) {
@@ -271,11 +267,10 @@ int run(const options& opt) {
     B = explicit_input<K>(opt.b_list, opt.b_file, opt.b_from_file, "B");
     source = "given";
   } else {
-    const std::int64_t fallback = wb::backend_is_cuda ? std::int64_t{1} << 27 : std::int64_t{1} << 16;
     const auto d = merge::parse_distribution(opt.dist);
     if (!d) throw wb::usage_error("--dist: '" + opt.dist + "' is not a distribution");
-    A = merge::sorted_keys<K>(opt.m >= 0 ? opt.m : fallback, *d, opt.common.seed, 0);
-    B = merge::sorted_keys<K>(opt.n >= 0 ? opt.n : fallback, *d, opt.common.seed, 1);
+    A = merge::sorted_keys<K>(wb::size_or(opt.m, default_side), *d, opt.common.seed, 0);
+    B = merge::sorted_keys<K>(wb::size_or(opt.n, default_side), *d, opt.common.seed, 1);
     source = opt.dist;
   }
   const auto total = static_cast<std::int64_t>(A.size() + B.size());
@@ -306,53 +301,39 @@ int run(const options& opt) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  options opt;
-  CLI::App app{"merge: PMPP chapter 12, from the sequential merge to a kernel at memory bandwidth. Every stage is "
-               "checked against stage 0 and timed; GB/s counts each element read once and written once."};
-  wb::add_common_options(app, opt.common);
-  wb::add_size_option(app, "--m", opt.m, "elements of A (default 2^27 on a GPU, 2^16 on the cpu backend)", max_side);
-  wb::add_size_option(app, "--n", opt.n, "elements of B (same default)", max_side);
-  app.add_option("--type", opt.type, "key type")->check(CLI::IsMember({"int32", "int64", "float"}))->capture_default_str();
-  app.add_option("--dist", opt.dist, "input distribution")
-      ->check(CLI::IsMember({"uniform", "duplicates", "all-equal", "a-below-b", "b-below-a", "interleaved", "extremes"}))
-      ->capture_default_str();
-  wb::add_size_option(app, "--block", opt.cfg.block, "threads per block (0: each stage's default)");
-  wb::add_size_option(app, "--tile", opt.cfg.tile, "tile_size of stages 3-4 (0: default 1024)");
-  wb::add_size_option(app, "--items-per-thread", opt.cfg.items_per_thread, "outputs per thread of stages 2, 5, 6 (0: default)");
-  wb::add_size_option(app, "--grid", opt.cfg.grid, "blocks of stages 2-4 (0: from the size)");
-  app.add_flag("--key-value", opt.key_value, "carry an int32 value with every key (stable merge)");
-  app.add_option("--a", opt.a_list, "input A given as a sorted list, e.g. 1,3,5");
-  app.add_option("--b", opt.b_list, "input B given as a sorted list");
-  app.add_option("--a-file", opt.a_file, "input A from a file of whitespace-separated sorted numbers");
-  app.add_option("--b-file", opt.b_file, "input B from a file");
-  app.add_flag("--trace", opt.trace, "print each thread's output range and co-ranks (a tiny input: m + n <= 64)");
-  app.add_option("--svg", opt.svg,
-                 fmt::format("with --trace: also draw the merge path, each stage-2 thread's and stage-3 block's "
-                             "co-rank on it, as an SVG picture (int32/int64 keys, at most {} elements in A and {} "
-                             "in B)",
-                             merge::max_svg_side, merge::max_svg_side))
-      ->type_name("FILE");
-  app.add_flag("--sweep", opt.sweep, "thread-coarsening sweep: items per thread, tile sizes, stage-6 shapes");
-  app.get_option("--print")->description(
+  wb::chapter_app app{"merge: PMPP chapter 12, from the sequential merge to a kernel at memory bandwidth. Every stage is "
+                      "checked against stage 0 and timed; GB/s counts each element read once and written once."};
+  options opt{app.common()};
+  CLI::App& cli = app.cli();
+  app.size("--m", opt.m, "elements of A", max_side, default_side);
+  app.size("--n", opt.n, "elements of B", max_side, default_side);
+  app.type_option<std::int32_t, std::int64_t, float>(opt.type, "key type");
+  app.choice("--dist", opt.dist, {"uniform", "duplicates", "all-equal", "a-below-b", "b-below-a", "interleaved", "extremes"},
+             "input distribution");
+  wb::add_size_option(cli, "--block", opt.cfg.block, "threads per block (0: each stage's default)");
+  wb::add_size_option(cli, "--tile", opt.cfg.tile, "tile_size of stages 3-4 (0: default 1024)");
+  wb::add_size_option(cli, "--items-per-thread", opt.cfg.items_per_thread, "outputs per thread of stages 2, 5, 6 (0: default)");
+  wb::add_size_option(cli, "--grid", opt.cfg.grid, "blocks of stages 2-4 (0: from the size)");
+  cli.add_flag("--key-value", opt.key_value, "carry an int32 value with every key (stable merge)");
+  cli.add_option("--a", opt.a_list, "input A given as a sorted list, e.g. 1,3,5")->excludes(
+      cli.add_option("--a-file", opt.a_file, "input A from a file of whitespace-separated sorted numbers"));
+  cli.add_option("--b", opt.b_list, "input B given as a sorted list")->excludes(
+      cli.add_option("--b-file", opt.b_file, "input B from a file"));
+  app.trace(opt.trace, &opt.svg, "print each thread's output range and co-ranks (a tiny input: m + n <= 64)",
+            fmt::format("with --trace: also draw the merge path, each stage-2 thread's and stage-3 block's co-rank on "
+                        "it, as an SVG picture (int32/int64 keys, at most {} elements in A and {} in B)",
+                        merge::max_svg_side, merge::max_svg_side));
+  cli.add_flag("--sweep", opt.sweep, "thread-coarsening sweep: items per thread, tile sizes, stage-6 shapes");
+  cli.get_option("--print")->description(
       fmt::format("print each stage's output on one line (inputs of at most {} elements in all)", wb::max_print_elements));
-  app.get_option("--a")->excludes("--a-file");
-  app.get_option("--b")->excludes("--b-file");
-
-  return wb::run_main(app, argc, argv, [&] {
-    opt.a_from_file = app.count("--a-file") > 0;
-    opt.b_from_file = app.count("--b-file") > 0;
-    opt.a_given = app.count("--a") > 0 || opt.a_from_file;
-    opt.b_given = app.count("--b") > 0 || opt.b_from_file;
+  app.after_parse([&] {
+    opt.a_from_file = app.given("--a-file");
+    opt.b_from_file = app.given("--b-file");
+    opt.a_given = app.given("--a") || opt.a_from_file;
+    opt.b_given = app.given("--b") || opt.b_from_file;
     if (opt.sweep && opt.common.compare) throw wb::usage_error("--sweep and --compare do not go together");
-    if (app.count("--svg") > 0) {  // checked before any work: a bad path must not cost a run
-      if (!opt.trace) throw wb::usage_error("--svg draws the traced merge path: give it with --trace");
-      if (opt.type == "float") throw wb::usage_error("--svg draws int32 or int64 keys, not float");
-      wb::require_writable_file(opt.svg, "--svg");
-    }
-    wb::require_known_stages(opt.common.stages, merge::stages);
-    wb::print_device_info_or_exit();
-    if (opt.type == "int64") return run<std::int64_t>(opt);
-    if (opt.type == "float") return run<float>(opt);
-    return run<std::int32_t>(opt);
+    if (app.given("--svg") && opt.type == "float") throw wb::usage_error("--svg draws int32 or int64 keys, not float");
   });
+  return app.run<std::int32_t, std::int64_t, float>(argc, argv, opt.type, merge::stages,
+                                                    [&]<class K>() { return run<K>(opt); });
 }

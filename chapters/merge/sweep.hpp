@@ -14,6 +14,7 @@
 
 #include "wb/bandwidth.hpp"
 #include "wb/chapter.hpp"
+#include "wb/sweep_table.hpp"
 #include "wb/timing.hpp"
 
 #include "merge.hpp"
@@ -83,14 +84,12 @@ int coarsening_sweep(Chapter& chapter, const wb::common_options& common, wb::tra
               wb::track_name(track));
   if (!wb::backend_is_cuda) std::printf("(timings emulated on the cpu backend: meaningless for a GPU)\n");
   std::printf("copy bandwidth: %.1f GB/s\n", copy_gbs);
-  std::printf("%-5s %6s %6s %6s %9s %10s %8s %8s %11s %8s  %s\n", "stage", "block", "items", "tile", "grid", "median ms",
-              "GB/s", "% copy", "search ms", "verified", "note");
-  std::FILE* csv = common.csv.empty() ? nullptr : std::fopen(common.csv.c_str(), "w");
-  if (!common.csv.empty() && csv == nullptr) throw std::runtime_error("cannot write '" + common.csv + "'");
-  if (csv != nullptr) {
-    std::fprintf(csv, "stage,block,items_per_thread,tile,grid,median_ms,gb_per_s,pct_of_copy,search_ms,verified,"
-                      "copy_gb_per_s,backend,m,n,type,key_value,note\n");
-  }
+  wb::sweep_table table({{"stage", -5}, {"block", 6}, {"items", 6}, {"tile", 6}, {"grid", 9}, {"median ms", 10},
+                        {"GB/s", 8}, {"% copy", 8}, {"search ms", 11}, {"verified", 8}, {" note", -1}},
+                       common.csv,
+                       {"stage", "block", "items_per_thread", "tile", "grid", "median_ms", "gb_per_s", "pct_of_copy",
+                        "search_ms", "verified", "copy_gb_per_s", "backend", "m", "n", "type", "key_value", "note"});
+  table.print_header();
   bool all_verified = true;
   for (const auto& r : rows) {
     const double ms = r.time ? r.time->median_ms : -1;
@@ -98,25 +97,21 @@ int coarsening_sweep(Chapter& chapter, const wb::common_options& common, wb::tra
     const int tile = r.stage == 5 || r.stage == 6 ? r.cfg.block * r.cfg.items_per_thread : r.cfg.tile;
     const int items = r.stage == 3 || r.stage == 4 ? 0 : r.cfg.items_per_thread;
     all_verified = all_verified && (!r.time || r.verified);
-    const auto cell = [&](const char* spec, double value, bool shown) {
+    const bool timed = r.time.has_value();
+    const auto cell = [](const char* spec, double value, bool shown) {
       return shown ? fmt::format(fmt::runtime(spec), value) : std::string("-");
     };
-    std::printf("%-5d %6d %6d %6d %9lld %10s %8s %8s %11s %8s  %s\n", r.stage, r.cfg.block, items, tile,
-                static_cast<long long>(r.cfg.grid), cell("{:.4f}", ms, r.time.has_value()).c_str(),
-                cell("{:.1f}", gbs, r.time.has_value()).c_str(), cell("{:.1f}", 100 * gbs / copy_gbs, r.time.has_value()).c_str(),
-                cell("{:.4f}", r.search_ms.value_or(0), r.search_ms.has_value()).c_str(),
-                r.time ? (r.verified ? "yes" : "NO") : "-", r.note.c_str());
-    if (csv != nullptr) {
-      const auto raw = [](double value, bool shown) { return shown ? fmt::format("{}", value) : std::string(); };
-      std::fprintf(csv, "%d,%d,%d,%d,%lld,%s,%s,%s,%s,%s,%.1f,%s,%lld,%lld,%s,%d,\"%s\"\n", r.stage, r.cfg.block, items,
-                   tile, static_cast<long long>(r.cfg.grid), raw(ms, r.time.has_value()).c_str(),
-                   raw(gbs, r.time.has_value()).c_str(), raw(100 * gbs / copy_gbs, r.time.has_value()).c_str(),
-                   raw(r.search_ms.value_or(0), r.search_ms.has_value()).c_str(),
-                   r.time ? (r.verified ? "yes" : "NO") : "", copy_gbs, wb::backend_name, static_cast<long long>(m),
-                   static_cast<long long>(n), type, key_value ? 1 : 0, r.note.c_str());
-    }
+    const auto raw = [](double value, bool shown) { return shown ? fmt::format("{}", value) : std::string(); };
+    const std::string verified = timed ? (r.verified ? "yes" : "NO") : "-";
+    table.print_row({std::to_string(r.stage), std::to_string(r.cfg.block), std::to_string(items), std::to_string(tile),
+                     std::to_string(r.cfg.grid), cell("{:.4f}", ms, timed), cell("{:.1f}", gbs, timed),
+                     cell("{:.1f}", 100 * gbs / copy_gbs, timed), cell("{:.4f}", r.search_ms.value_or(0), r.search_ms.has_value()),
+                     verified, " " + r.note});
+    table.csv_row({std::to_string(r.stage), std::to_string(r.cfg.block), std::to_string(items), std::to_string(tile),
+                   std::to_string(r.cfg.grid), raw(ms, timed), raw(gbs, timed), raw(100 * gbs / copy_gbs, timed),
+                   raw(r.search_ms.value_or(0), r.search_ms.has_value()), timed ? verified : "", fmt::format("{:.1f}", copy_gbs),
+                   wb::backend_name, std::to_string(m), std::to_string(n), type, key_value ? "1" : "0", r.note});
   }
-  if (csv != nullptr) std::fclose(csv);
   return all_verified ? 0 : 1;
 }
 
