@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""The README's figure: bus bandwidth and time against message size, one line per stage, NCCL
-drawn bold, the link's measured speed and NVLink 4's datasheet rate as ceilings.
+"""The chapter's sweep as a figure (drawn, not stored): bus bandwidth and time against message
+size, one line per stage, NCCL drawn bold, the link's measured speed and NVLink 4's datasheet
+rate as ceilings.
 
     python3 bench/allreduce/plot_busbw.py sweep.csv busbw.svg [more sweep CSVs...]
 

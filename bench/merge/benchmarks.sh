@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The merge chapter's benchmark runs on a GPU: the tables of the README.
+# The merge chapter's benchmark runs on a GPU: the tables of the README and of NOTES.md.
 #
 #   bench/merge/benchmarks.sh <merge executable> <output folder> [--large]
 #

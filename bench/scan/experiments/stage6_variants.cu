@@ -1,7 +1,7 @@
 // An experiment beside the chapter: variants of stage 6 timed in one process with the
 // solution's stage 6, cub::DeviceScan and two copies of the same bytes (cudaMemcpy and a
 // 16-byte-vector copy kernel). Every variant's output is compared with CUB's on the device.
-// The chapter README's "What limits stage 6" table comes from it.
+// The table of bench/scan/NOTES.md, "What limits stage 6: the look-back", comes from it.
 //
 //   regs  a persistent grid (as many blocks as fit, tiles from the counter) that keeps two
 //         tiles in registers: it issues the loads of its NEXT tile before it looks back for
