@@ -18,9 +18,8 @@
 
 #include <fmt/format.h>
 
-#include "wb/chapter.hpp"
+#include "wb/chapter_app.hpp"
 #include "wb/device_buffer.hpp"
-#include "wb/device_info.hpp"
 
 #include "baseline_cublas.hpp"
 #include "data.hpp"
@@ -100,13 +99,14 @@ class matmul_chapter {
                                 wb::size_text(static_cast<std::uint64_t>(M_ * N_ * K_)) + ")");
       }
       auto C = std::make_shared<std::vector<float>>(static_cast<std::size_t>(M_ * N_));
-      job.on_host = true;
-      job.note = "host CPU";
-      job.run = [this, t, C] {
-        WB_WITH_TRACK(matmul, t, { tr::matmul_sequential_host({A_.data(), B_.data(), C->data(), M_, N_, K_}); });
-      };
-      job.output = [this, C] { return verify_->check_host(*C); };
-      return job;
+      auto host = wb::host_job<output>(
+          [this, t, C] {
+            WB_WITH_TRACK(matmul, t, { tr::matmul_sequential_host({A_.data(), B_.data(), C->data(), M_, N_, K_}); });
+          },
+          [this, C] { return verify_->check_host(*C); });
+      host.work = job.work;
+      host.long_stage = job.long_stage;
+      return host;
     }
     job.prepare = [this] { d_C_.fill_bytes(0x7F); };  // 3.39e38 in fp32 and bf16: an unwritten C is wrong
     job.run = [this, t, number = s.number, cfg] {
@@ -242,57 +242,53 @@ int run_table(const options& opt, const problem_input& in, std::span<const wb::s
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{
-      "matmul: C = A B from PMPP's first kernel to Hopper's tensor cores, stage by stage, checked against "
-      "the exact product and timed beside cuBLAS"};
   options opt;
-  wb::add_common_options(app, opt.common);
+  wb::chapter_app app{
+      "matmul: C = A B from PMPP's first kernel to Hopper's tensor cores, stage by stage, checked against "
+      "the exact product and timed beside cuBLAS",
+      opt.common};
+  CLI::App& cli = app.cli();
   const std::uint64_t max_side = std::uint64_t{1} << 31;
-  wb::add_size_option(app, "--m", opt.m, "rows of A and C (default 4096 on a GPU, 256 on the cpu backend)", max_side);
-  wb::add_size_option(app, "--n", opt.n, "columns of B and C (same default)", max_side);
-  wb::add_size_option(app, "--k", opt.k, "columns of A, rows of B (same default)", max_side);
-  app.add_option("--type", opt.type, "fp32 (stages 0-4) or bf16 (stages 5-6); default: each stage's own")
+  const wb::backend_default default_side{4096, 256};
+  app.size("--m", opt.m, "rows of A and C", max_side, default_side);
+  app.size("--n", opt.n, "columns of B and C", max_side, default_side);
+  app.size("--k", opt.k, "columns of A, rows of B", max_side, default_side);
+  cli.add_option("--type", opt.type, "fp32 (stages 0-4) or bf16 (stages 5-6); default: each stage's own")
       ->check(CLI::IsMember({"fp32", "bf16"}));
-  app.add_option("--fill", opt.fill,
-                 "generated A and B: uniform in [-1, 1), small-integers (exact sums), extremes "
-                 "(+-2^-60 .. 2^60), zeros, identity")
-      ->check(CLI::IsMember({"uniform", "small-integers", "extremes", "zeros", "identity"}))
-      ->capture_default_str();
-  app.add_option("--variant", opt.variant,
-                 "run this variant of the selected stages (names: variants.hpp, --all-variants)");
-  app.add_flag("--all-variants", opt.all_variants, "one row per variant of each selected stage");
-  app.add_option("--a", opt.a_list, "A given row-major as a list, e.g. 1,2,3,4 (with --m --n --k)");
-  app.add_option("--b", opt.b_list, "B given row-major as a list");
-  app.add_option("--a-file", opt.a_file, "A from a file of whitespace-separated numbers, row-major");
-  app.add_option("--b-file", opt.b_file, "B from a file");
-  app.add_flag("--no-library", opt.no_library, "leave out the cuBLAS rows (e.g. under compute-sanitizer)");
-  app.add_option("--peak-fp32", opt.peak_fp32, "the GPU's fp32 peak in TFLOP/s, for '% of peak'")
-      ->capture_default_str();
-  app.add_option("--peak-bf16", opt.peak_bf16, "the GPU's dense bf16 tensor-core peak in TFLOP/s")
-      ->capture_default_str();
-  app.add_flag("--trace", opt.trace,
-               fmt::format("for C of at most {} x {}: which block, warp and thread of each selected "
-                           "stage computes which outputs and loads which tiles",
-                           max_trace_side, max_trace_side));
-  app.add_option("--svg", opt.svg,
-                 fmt::format("with --trace: draw the tiling of the first selected stage (grid, block, "
-                             "warp and thread tiles) for C of at most {} x {}",
+  app.choice("--fill", opt.fill, {"uniform", "small-integers", "extremes", "zeros", "identity"},
+             "generated A and B: uniform in [-1, 1), small-integers (exact sums), extremes (+-2^-60 .. 2^60), zeros, "
+             "identity");
+  cli.add_option("--variant", opt.variant, "run this variant of the selected stages (names: variants.hpp, --all-variants)");
+  cli.add_flag("--all-variants", opt.all_variants, "one row per variant of each selected stage");
+  cli.add_option("--a", opt.a_list, "A given row-major as a list, e.g. 1,2,3,4 (with --m --n --k)")
+      ->excludes(cli.add_option("--a-file", opt.a_file, "A from a file of whitespace-separated numbers, row-major"));
+  cli.add_option("--b", opt.b_list, "B given row-major as a list")
+      ->excludes(cli.add_option("--b-file", opt.b_file, "B from a file"));
+  cli.add_flag("--no-library", opt.no_library, "leave out the cuBLAS rows (e.g. under compute-sanitizer)");
+  cli.add_option("--peak-fp32", opt.peak_fp32, "the GPU's fp32 peak in TFLOP/s, for '% of peak'")->capture_default_str();
+  cli.add_option("--peak-bf16", opt.peak_bf16, "the GPU's dense bf16 tensor-core peak in TFLOP/s")->capture_default_str();
+  // --svg's rules depend on the stage and the size (trace.cpp: check_trace_options), so it is declared here.
+  app.trace(opt.trace, nullptr,
+            fmt::format("for C of at most {} x {}: which block, warp and thread of each selected stage computes which "
+                        "outputs and loads which tiles",
+                        max_trace_side, max_trace_side));
+  cli.add_option("--svg", opt.svg,
+                 fmt::format("with --trace: draw the tiling of the first selected stage (grid, block, warp and thread "
+                             "tiles) for C of at most {} x {}",
                              max_svg_side, max_svg_side))
       ->type_name("FILE");
-  app.get_option("--print")->description(
+  cli.get_option("--print")->description(
       fmt::format("print each stage's C row-major on one line (C of at most {} elements)", wb::max_print_elements));
-  app.get_option("--a")->excludes("--a-file");
-  app.get_option("--b")->excludes("--b-file");
-
-  return wb::run_main(app, argc, argv, [&]() -> int {
-    opt.a_from_file = app.count("--a-file") > 0;
-    opt.b_from_file = app.count("--b-file") > 0;
-    opt.a_given = app.count("--a") > 0 || opt.a_from_file;
-    opt.b_given = app.count("--b") > 0 || opt.b_from_file;
+  app.after_parse([&] {
+    opt.a_from_file = app.given("--a-file");
+    opt.b_from_file = app.given("--b-file");
+    opt.a_given = app.given("--a") || opt.a_from_file;
+    opt.b_given = app.given("--b") || opt.b_from_file;
     if (opt.all_variants && !opt.variant.empty()) throw wb::usage_error("--variant and --all-variants: give one");
-    wb::require_known_stages(opt.common.stages, stages);
-    const stage_selection selected = select_stages(opt, app.count("--type") > 0);
-    if (opt.trace || app.count("--svg") > 0) check_trace_options(opt, app.count("--svg") > 0);
+  });
+  return app.run(argc, argv, stages, [&]() -> int {
+    const stage_selection selected = select_stages(opt, app.given("--type"));
+    if (opt.trace || app.given("--svg")) check_trace_options(opt, app.given("--svg"));
     problem_input in = make_input(opt);  // sizes, --print and memory checked before any work
     wb::print_device_info_or_exit();
     if (opt.trace) return trace(opt, in, selected);

@@ -40,8 +40,7 @@ constexpr std::int64_t max_side = std::int64_t{1} << 40;  // per input: anything
 constexpr wb::backend_default default_side{std::int64_t{1} << 27, std::int64_t{1} << 16};
 
 struct options {
-  explicit options(wb::common_options& c) : common(c) {}
-  wb::common_options& common;
+  wb::common_options common;
   std::int64_t m = -1;  // -1: the default for this backend
   std::int64_t n = -1;
   std::string type = "int32";
@@ -301,9 +300,9 @@ int run(const options& opt) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  options opt;
   wb::chapter_app app{"merge: PMPP chapter 12, from the sequential merge to a kernel at memory bandwidth. Every stage is "
-                      "checked against stage 0 and timed; GB/s counts each element read once and written once."};
-  options opt{app.common()};
+                      "checked against stage 0 and timed; GB/s counts each element read once and written once.", opt.common};
   CLI::App& cli = app.cli();
   app.size("--m", opt.m, "elements of A", max_side, default_side);
   app.size("--n", opt.n, "elements of B", max_side, default_side);

@@ -41,8 +41,7 @@ using namespace reduction;
 inline constexpr wb::backend_default default_n{std::int64_t{1} << 28, std::int64_t{1} << 22};
 
 struct options {
-  explicit options(wb::common_options& c) : common(c) {}
-  wb::common_options& common;
+  wb::common_options common;
   std::int64_t n = -1;  // -1: the default for this backend
   std::string type = "int32";
   std::string dist = "uniform";
@@ -209,8 +208,8 @@ int run(const options& opt) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  wb::chapter_app app{"reduction: the sum of n items, stage by stage (The CUDA Handbook §12.2, then past it)"};
-  options opt{app.common()};
+  options opt;
+  wb::chapter_app app{"reduction: the sum of n items, stage by stage (The CUDA Handbook §12.2, then past it)", opt.common};
   app.size("--n", opt.n, "items to sum", std::uint64_t{1} << 40, default_n);
   app.type_option<std::int32_t, std::int64_t, float, double>(opt.type, "item type (int32 sums in 64 bits)");
   app.choice("--dist", opt.dist, {"uniform", "few", "equal", "extremes", "zipf", "iota"},

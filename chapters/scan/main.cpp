@@ -40,8 +40,7 @@ using namespace scan;
 inline constexpr wb::backend_default default_n{std::int64_t{1} << 28, std::int64_t{1} << 16};
 
 struct options {
-  explicit options(wb::common_options& c) : common(c) {}
-  wb::common_options& common;
+  wb::common_options common;
   std::int64_t n = -1;  // -1: the default for this backend
   std::string type = "int32";
   std::string dist = "uniform";
@@ -202,8 +201,8 @@ int run(const options& opt) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  wb::chapter_app app{"scan: prefix sums, stage by stage (PMPP ch. 11, then a single pass at the memory ceiling)"};
-  options opt{app.common()};
+  options opt;
+  wb::chapter_app app{"scan: prefix sums, stage by stage (PMPP ch. 11, then a single pass at the memory ceiling)", opt.common};
   app.size("--n", opt.n, "items to scan", std::uint64_t{1} << 36, default_n);
   app.type_option<std::int32_t, std::int64_t, float>(opt.type, "item type (integers wrap: int32 modulo 2^32, int64 modulo 2^64)");
   app.choice("--dist", opt.dist, {"uniform", "zeros", "alternating", "extremes", "iota"},

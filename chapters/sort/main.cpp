@@ -39,8 +39,7 @@ using namespace sort;
 inline constexpr wb::backend_default default_n{std::int64_t{1} << 28, std::int64_t{1} << 16};
 
 struct options {
-  explicit options(wb::common_options& c) : common(c) {}
-  wb::common_options& common;
+  wb::common_options common;
   std::int64_t n = -1;  // -1: the default for this backend
   std::string type = "uint32";
   std::string dist = "uniform";
@@ -225,8 +224,8 @@ int run(const options& opt) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  wb::chapter_app app{"sort: radix sort and merge sort, stage by stage (PMPP ch. 13, then onesweep at the memory ceiling)"};
-  options opt{app.common()};
+  options opt;
+  wb::chapter_app app{"sort: radix sort and merge sort, stage by stage (PMPP ch. 13, then onesweep at the memory ceiling)", opt.common};
   app.size("--n", opt.n, "keys to sort", std::uint64_t{1} << 36, default_n);
   app.type_option<std::uint32_t, std::int32_t, float, std::int64_t>(
       opt.type, "key type (float: -0.0 before +0.0, NaNs at the end their sign bit names)");

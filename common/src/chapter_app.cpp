@@ -7,7 +7,8 @@
 
 namespace wb {
 
-chapter_app::chapter_app(std::string description) : app_(std::move(description)) {
+chapter_app::chapter_app(std::string description, common_options& common)
+    : app_(std::move(description)), common_(common) {
   add_common_options(app_, common_);
 }
 

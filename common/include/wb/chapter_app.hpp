@@ -2,7 +2,8 @@
 //
 // A chapter's main.cpp declares its options and traits, and the app does the rest:
 //
-//   wb::chapter_app app{"reduction: the sum of n items, stage by stage (...)"};
+//   options opt;                                    // the chapter's flags, with a wb::common_options
+//   wb::chapter_app app{"reduction: the sum of n items, stage by stage (...)", opt.common};
 //   app.size("--n", opt.n, "items to sum", wb::backend_default{1 << 28, 1 << 22});
 //   app.type_option<std::int32_t, std::int64_t, float, double>(opt.type, "item type");
 //   app.choice("--dist", opt.dist, {"uniform", "few"}, "generated data: ...");
@@ -69,11 +70,10 @@ struct backend_default {
 
 class chapter_app {
  public:
-  explicit chapter_app(std::string description);
+  // The common options (--seed, --reps, --stage, --track, ...) are read into `common`.
+  chapter_app(std::string description, common_options& common);
 
   CLI::App& cli() { return app_; }
-  common_options& common() { return common_; }
-  const common_options& common() const { return common_; }
   // Was this flag on the command line (after run() has parsed it)?
   bool given(const std::string& flag) const { return app_.count(flag) > 0; }
 
@@ -124,7 +124,7 @@ class chapter_app {
   void common_checks(std::span<const stage> stages);
 
   CLI::App app_;
-  common_options common_;
+  common_options& common_;
   std::vector<std::function<void()>> after_parse_;
 };
 
