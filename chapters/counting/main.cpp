@@ -29,9 +29,8 @@
 #include "stage7_options.hpp"
 #include "stages.hpp"
 #include "wb/bandwidth.hpp"
-#include "wb/chapter.hpp"
+#include "wb/chapter_app.hpp"
 #include "wb/device_buffer.hpp"
-#include "wb/device_info.hpp"
 #include "wb/generate.hpp"
 #if defined(WB_HAVE_BASELINE)
 #include "baseline_cub.hpp"
@@ -288,55 +287,50 @@ int run(options& o) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"Distribution counting: the article's algorithm, fixed, and what a GPU should do instead"};
   options o;
-  wb::add_common_options(app, o.common);
-  wb::add_size_option(app, "--n", o.n, "items (e.g. 1000000, 1e9, 2^30); default 10^9 int8 / 2^26 int64 on a GPU, 2^18 on the cpu backend",
-                      1'000'000'000'000);
-  app.add_option("--type", o.type, "item type")->check(CLI::IsMember({"int8", "int64"}))->capture_default_str();
-  app.add_option("--dist", o.gen.dist,
-                 "generated data: uniform, one-hot (every item the same), few, all-distinct (int64), zipf, mixture (int64: "
-                 "hot keys and a tail)")
-      ->check(CLI::IsMember({"uniform", "one-hot", "few", "all-distinct", "zipf", "mixture"}))
-      ->capture_default_str();
-  wb::add_size_option(app, "--distinct", o.gen.distinct, "distinct values for --dist few and zipf, e.g. 2^20");
+  wb::chapter_app app{"Distribution counting: the article's algorithm, fixed, and what a GPU should do instead", o.common};
+  CLI::App& cli = app.cli();
+  app.size("--n", o.n, "items (e.g. 1000000, 1e9, 2^30); default 10^9 int8 / 2^26 int64 on a GPU, 2^18 on the cpu backend",
+           1'000'000'000'000);
+  app.type_option<std::int8_t, std::int64_t>(o.type, "item type");
+  app.choice("--dist", o.gen.dist, {"uniform", "one-hot", "few", "all-distinct", "zipf", "mixture"},
+             "generated data: uniform, one-hot (every item the same), few, all-distinct (int64), zipf, mixture (int64: "
+             "hot keys and a tail)");
+  wb::add_size_option(cli, "--distinct", o.gen.distinct, "distinct values for --dist few and zipf, e.g. 2^20");
   const std::vector<CLI::Option*> mixture_only = {
-      app.add_option("--hot-share", o.gen.hot_share, "--dist mixture: the share of the items on the hot keys")
+      cli.add_option("--hot-share", o.gen.hot_share, "--dist mixture: the share of the items on the hot keys")
           ->check(CLI::Range(0.0, 1.0))
           ->capture_default_str(),
-      wb::add_size_option(app, "--hot-keys", o.gen.hot_keys, "--dist mixture: the hot keys, e.g. 16")->capture_default_str(),
-      wb::add_size_option(app, "--tail-values", o.gen.tail_values,
+      wb::add_size_option(cli, "--hot-keys", o.gen.hot_keys, "--dist mixture: the hot keys, e.g. 16")->capture_default_str(),
+      wb::add_size_option(cli, "--tail-values", o.gen.tail_values,
                           "--dist mixture: the values the tail draws from, e.g. 2^16 (default: every tail item distinct)")};
-  app.add_flag("--sorted", o.gen.sorted, "sort the generated input ascending");
-  wb::add_input_options(app, o.input, "the items themselves, comma separated (e.g. 3,1,6,2,1,3,6)",
-                        "read the items from a file (whitespace separated, # comments)");
-  app.add_option("--variant", o.cfg.variant, "stage 6's counter layout: 0 16-bit atomics, 1 16-bit plain, 2 8-bit plain, 3 per-warp")
+  cli.add_flag("--sorted", o.gen.sorted, "sort the generated input ascending");
+  app.input(o.input, "the items themselves, comma separated (e.g. 3,1,6,2,1,3,6)",
+            "read the items from a file (whitespace separated, # comments)");
+  cli.add_option("--variant", o.cfg.variant, "stage 6's counter layout: 0 16-bit atomics, 1 16-bit plain, 2 8-bit plain, 3 per-warp")
       ->check(CLI::Range(0, 3));
-  app.add_option("--blocks-per-sm", o.cfg.blocks_per_sm, "stage 6's resident blocks per SM (0: as many as fit)")
+  cli.add_option("--blocks-per-sm", o.cfg.blocks_per_sm, "stage 6's resident blocks per SM (0: as many as fit)")
       ->check(CLI::Range(0, 32));
-  wb::add_size_option(app, "--chunk", o.chunk, "stage 8's items per transfer (default 2^24)", std::uint64_t{1} << 31)
+  wb::add_size_option(cli, "--chunk", o.chunk, "stage 8's items per transfer (default 2^24)", std::uint64_t{1} << 31)
       ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 31));
-  app.add_option("--streams", o.cfg.streams, "stage 8's streams")->check(CLI::Range(1, 16))->capture_default_str();
-  counting::add_stage7_options(app, o.stage7);
-  app.add_flag("--tune", o.tune, "stage 6: every counter layout and blocks per SM; stage 7: the automatic choice and every path; stage 8: chunk sizes and streams");
-  app.add_flag("--targets", o.targets, "after the report, the chapter's goals (set for an H100) against this run's times");
-  app.get_option("--print")->description(fmt::format(
+  cli.add_option("--streams", o.cfg.streams, "stage 8's streams")->check(CLI::Range(1, 16))->capture_default_str();
+  counting::add_stage7_options(cli, o.stage7);
+  cli.add_flag("--tune", o.tune, "stage 6: every counter layout and blocks per SM; stage 7: the automatic choice and every path; stage 8: chunk sizes and streams");
+  cli.add_flag("--targets", o.targets, "after the report, the chapter's goals (set for an H100) against this run's times");
+  cli.get_option("--print")->description(fmt::format(
       "print every stage's table (inputs of at most {} items)", wb::max_print_elements));
-  app.add_option("--budget", o.budget_s, "seconds an O(N^2) stage may take before it is refused (default 20 on a GPU, 5 on the cpu backend)")
+  cli.add_option("--budget", o.budget_s, "seconds an O(N^2) stage may take before it is refused (default 20 on a GPU, 5 on the cpu backend)")
       ->check(CLI::Range(0.0, 1e6));
-  return wb::run_main(app, argc, argv, [&] {
+  app.after_parse([&] {
     for (const CLI::Option* option : mixture_only)
       if (option->count() > 0 && o.gen.dist != "mixture") throw wb::usage_error(option->get_name() + " goes with --dist mixture");
     // Stage 7 estimates the distinct keys itself (cfg.hash.expected_distinct stays 0): --distinct
     // only shapes the generated input.
     o.cfg.hash = o.stage7.resolved();
-    try {
-      counting::validate(o.cfg);
-    } catch (const std::invalid_argument& e) {
-      throw wb::usage_error(e.what());
-    }
-    wb::require_known_stages(o.common.stages, counting::stages);
+  });
+  app.validate([&] { counting::validate(o.cfg); }, "");  // its messages name their flags
+  return app.run<std::int8_t, std::int64_t>(argc, argv, o.type, counting::stages, [&]<class T>() {
     wb::print_device_info_or_exit();
-    return o.type == "int8" ? run<std::int8_t>(o) : run<std::int64_t>(o);
+    return run<T>(o);
   });
 }

@@ -51,7 +51,7 @@ void chapter_app::validate(std::function<void()> check, std::string flags) {
     try {
       check();
     } catch (const std::invalid_argument& e) {
-      throw usage_error(flags + ": " + e.what());
+      throw usage_error(flags.empty() ? std::string(e.what()) : flags + ": " + e.what());
     }
   });
 }

@@ -95,7 +95,7 @@ class chapter_app {
   // --trace (and --svg FILE when `svg` is given): --svg needs --trace and a file it can write.
   void trace(bool& trace, std::string* svg, const std::string& trace_help, const std::string& svg_help = {});
   // A check of the chapter's own flags, run after parsing: its std::invalid_argument becomes
-  // a usage error "<flags>: <what>".
+  // a usage error "<flags>: <what>" (its message alone when `flags` is empty).
   void validate(std::function<void()> check, std::string flags);
   // Anything else to do after parsing and before the body (a flag that needs another).
   void after_parse(std::function<void()> step) { after_parse_.push_back(std::move(step)); }
