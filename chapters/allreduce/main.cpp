@@ -21,8 +21,7 @@
 
 #include <fmt/format.h>
 
-#include "wb/chapter.hpp"
-#include "wb/device_info.hpp"
+#include "wb/chapter_app.hpp"
 #include "wb/multi_gpu.hpp"
 
 #include "allreduce.hpp"
@@ -183,6 +182,8 @@ namespace {
 
 using namespace allreduce;
 
+constexpr wb::backend_default default_n{std::int64_t{1} << 26, std::int64_t{1} << 16};
+
 // --input "1,2,3;4,5,6": one vector per rank.
 template <class T>
 std::vector<std::vector<T>> parse_input(const std::string& text) {
@@ -229,7 +230,7 @@ int run(options& opt) {
     return 0;
   }
   if (!opt.input_given && opt.app.empty()) {
-    const std::int64_t n = opt.n >= 0 ? opt.n : wb::backend_is_cuda ? std::int64_t{1} << 26 : std::int64_t{1} << 16;
+    const std::int64_t n = wb::size_or(opt.n, default_n);
     if (static_cast<std::uint64_t>(n) * sizeof(T) > max_message_bytes) {
       throw wb::usage_error(fmt::format("--n {}: at most 1 GiB per GPU ({} elements of {})", n, max_message_bytes / sizeof(T), opt.type));
     }
@@ -254,59 +255,48 @@ int run(options& opt) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"allreduce: the element-wise sum of every GPU's vector on every GPU, stage by stage (peer copies, "
-               "a ring, direct peer access, NCCL)"};
   options opt;
-  wb::add_common_options(app, opt.common);
-  app.add_option("--gpus", opt.gpus, "ranks, one vector each (default: every visible GPU, at least 2: ranks share a GPU where there are fewer; the cpu backend: 2)")
+  wb::chapter_app app{"allreduce: the element-wise sum of every GPU's vector on every GPU, stage by stage (peer copies, "
+                      "a ring, direct peer access, NCCL)",
+                      opt.common};
+  CLI::App& cli = app.cli();
+  cli.add_option("--gpus", opt.gpus, "ranks, one vector each (default: every visible GPU, at least 2: ranks share a GPU where there are fewer; the cpu backend: 2)")
       ->check(CLI::Range(1, max_ranks));
-  app.add_option("--devices", opt.devices, "GPUs to spread the ranks over (default: one per rank; fewer: logical devices)")
+  cli.add_option("--devices", opt.devices, "GPUs to spread the ranks over (default: one per rank; fewer: logical devices)")
       ->check(CLI::Range(1, max_ranks));
-  wb::add_size_option(app, "--n", opt.n, "elements per GPU, up to 1 GiB (default 2^26; the cpu backend 2^16)",
-                      max_message_bytes);
-  app.add_option("--type", opt.type, "element type")->check(CLI::IsMember({"int32", "int64", "float"}))->capture_default_str();
-  app.add_option("--dist", opt.dist, "generated vectors: uniform (integers wrap around), small, extremes")
-      ->check(CLI::IsMember({"uniform", "small", "extremes"}))
-      ->capture_default_str();
-  app.add_option("--input", opt.input, "explicit vectors, ';' between GPUs: \"1,2,3;4,5,6\"");
-  wb::add_size_option(app, "--chunk", opt.cfg.chunk_bytes, "stage 3: bytes per piece (default: 1/16 of a segment, at least 256 KiB)");
-  wb::add_size_option(app, "--blocks", opt.cfg.blocks, "stage 4: blocks per GPU (default: enough, at most one per SM)");
-  wb::add_size_option(app, "--threads", opt.cfg.threads, "stage 4: threads per block (default 512)");
-  app.add_flag("--sweep", opt.sweep, "every stage and NCCL at every message size from 8 B to --sweep-max, doubling");
-  wb::add_size_option(app, "--sweep-max", opt.sweep_max, "largest message of --sweep in bytes (default 1 GiB)", max_message_bytes);
-  app.add_flag("--trace", opt.trace, "the ring's schedule (stage 3): which segment moves where at every step");
-  app.add_option("--svg", opt.svg, fmt::format("with --trace: also draw it to this SVG file (at most {} GPUs)", max_svg_ranks));
-  app.add_option("--app", opt.app, "stage 6: histogram (int8 items) or distinct (int64 keys), split across the GPUs")
+  app.size("--n", opt.n, "elements per GPU, up to 1 GiB", max_message_bytes, default_n);
+  app.type_option<std::int32_t, std::int64_t, float>(opt.type, "element type");
+  app.choice("--dist", opt.dist, {"uniform", "small", "extremes"}, "generated vectors: uniform (integers wrap around), small, extremes");
+  cli.add_option("--input", opt.input, "explicit vectors, ';' between GPUs: \"1,2,3;4,5,6\"");
+  wb::add_size_option(cli, "--chunk", opt.cfg.chunk_bytes, "stage 3: bytes per piece (default: 1/16 of a segment, at least 256 KiB)");
+  wb::add_size_option(cli, "--blocks", opt.cfg.blocks, "stage 4: blocks per GPU (default: enough, at most one per SM)");
+  wb::add_size_option(cli, "--threads", opt.cfg.threads, "stage 4: threads per block (default 512)");
+  cli.add_flag("--sweep", opt.sweep, "every stage and NCCL at every message size from 8 B to --sweep-max, doubling");
+  wb::add_size_option(cli, "--sweep-max", opt.sweep_max, "largest message of --sweep in bytes (default 1 GiB)", max_message_bytes);
+  app.trace(opt.trace, &opt.svg, "the ring's schedule (stage 3): which segment moves where at every step",
+            fmt::format("with --trace: also draw it to this SVG file (at most {} GPUs)", max_svg_ranks));
+  cli.add_option("--app", opt.app, "stage 6: histogram (int8 items) or distinct (int64 keys), split across the GPUs")
       ->check(CLI::IsMember({"histogram", "distinct"}));
-  wb::add_size_option(app, "--items", opt.items, "--app: items in all (default 2^32 int8 / 2^27 int64; cpu backend 2^16)",
+  wb::add_size_option(cli, "--items", opt.items, "--app: items in all (default 2^32 int8 / 2^27 int64; cpu backend 2^16)",
                       std::uint64_t{1} << 34);
-  wb::add_size_option(app, "--distinct", opt.distinct, "--app distinct: distinct keys (default 2^20)", std::uint64_t{1} << 34);
-  app.add_option("--exchange", opt.exchange, "--app distinct: how rows reach their owner: nccl or peer (default: both)")
+  wb::add_size_option(cli, "--distinct", opt.distinct, "--app distinct: distinct keys (default 2^20)", std::uint64_t{1} << 34);
+  cli.add_option("--exchange", opt.exchange, "--app distinct: how rows reach their owner: nccl or peer (default: both)")
       ->check(CLI::IsMember({"nccl", "peer"}));
-  app.add_flag("--phases", opt.phases,
+  cli.add_flag("--phases", opt.phases,
                "--app distinct: after every call, each rank's steps timed by CUDA events on its stream (and counting's "
                "stage 7 steps), on stderr");
-  return wb::run_main(app, argc, argv, [&]() -> int {
-    opt.input_given = app.count("--input") > 0;
-    if (app.count("--svg") > 0 && !opt.trace) throw wb::usage_error("--svg draws the schedule of --trace: give --trace too");
-    if (app.count("--svg") > 0) wb::require_writable_file(opt.svg, "--svg");
+  app.after_parse([&] {
+    opt.input_given = app.given("--input");
     if (opt.trace && (opt.gpus > max_svg_ranks) && !opt.svg.empty()) throw wb::usage_error("--svg: at most 8 GPUs");
     if (!opt.app.empty() && (opt.sweep || opt.trace || opt.input_given)) {
       throw wb::usage_error("--app runs stage 6 on data of its own: not with --sweep, --trace or --input");
     }
     if (opt.sweep && (opt.trace || opt.input_given)) throw wb::usage_error("--sweep makes its own vectors: not with --trace or --input");
-    if (opt.app.empty() && (app.count("--items") > 0 || app.count("--distinct") > 0 || app.count("--exchange") > 0)) {
+    if (opt.app.empty() && (app.given("--items") || app.given("--distinct") || app.given("--exchange"))) {
       throw wb::usage_error("--items, --distinct and --exchange are for --app");
     }
     if (opt.phases && opt.app != "distinct") throw wb::usage_error("--phases times the steps of --app distinct: give it too");
-    try {
-      resolve(opt.cfg, 1, 4, std::max(opt.gpus, 1));
-    } catch (const std::invalid_argument& e) {
-      throw wb::usage_error(e.what());
-    }
-    wb::require_known_stages(opt.common.stages, stages);
-    if (opt.type == "int64") return run<std::int64_t>(opt);
-    if (opt.type == "float") return run<float>(opt);
-    return run<std::int32_t>(opt);
   });
+  app.validate([&] { resolve(opt.cfg, 1, 4, std::max(opt.gpus, 1)); }, "");  // its messages name their flags
+  return app.run<std::int32_t, std::int64_t, float>(argc, argv, opt.type, stages, [&]<class T>() { return run<T>(opt); });
 }
