@@ -4,6 +4,8 @@
 // Included by main.cpp.
 #pragma once
 
+#include "allreduce_chapter.hpp"
+
 #include <algorithm>
 #include <chrono>
 #include <cstdint>

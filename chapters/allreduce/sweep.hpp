@@ -5,6 +5,8 @@
 // Included by main.cpp.
 #pragma once
 
+#include "allreduce_chapter.hpp"
+
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>

@@ -4,6 +4,8 @@
 // Included by main.cpp after the chapter's traits (merge_chapter), whose jobs it runs.
 #pragma once
 
+#include "merge_chapter.hpp"
+
 #include <cstdio>
 #include <optional>
 #include <stdexcept>

@@ -4,6 +4,8 @@
 // jobs it runs.
 #pragma once
 
+#include "reduction_chapter.hpp"
+
 #include <string>
 #include <vector>
 

@@ -4,6 +4,8 @@
 // jobs it runs.
 #pragma once
 
+#include "reduction_chapter.hpp"
+
 #include <fstream>
 #include <span>
 #include <string>
