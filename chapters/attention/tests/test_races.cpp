@@ -1,0 +1,28 @@
+// The races of the attention chapter's lessons (common/CPU-BACKEND.md, "The race check"):
+// stage 3 streams K and V through shared memory, a tile at a time; each tile must be whole
+// before any warp reads it, and no warp may overwrite it with the next while another still
+// reads it. Stage 1's softmax shares its block-wide max and sum through shared memory. Each
+// case runs this track's stage on several tiles under the race check; against the solution it
+// also runs the racy variants a learner writes (each barrier left out), each of which must be
+// caught.
+#include "test_support.hpp"
+#include "wb/race_check.hpp"
+
+using namespace attention;
+using namespace attention::testing;
+
+TEST_SUITE("attention/1 three-kernels") {
+  TEST_CASE("race: the softmax's block-wide max and sum are read only when every warp has written its part") {
+    const inputs in = make_inputs({1, 1, 3, 600, 8, true}, wb::testing::seed(80));
+    wb::testing::check_race_lesson([&] { return first_wrong(in, run_stage(1, in)); }, {});
+  }
+}
+
+TEST_SUITE("attention/3 tiled") {
+  TEST_CASE("race: a K/V tile is read after it is whole, and overwritten after every warp is done with it") {
+    for (const bool causal : {false, true}) {
+      const inputs in = make_inputs({1, 1, 40, 100, 8, causal}, wb::testing::seed(81));
+      wb::testing::check_race_lesson([&] { return first_wrong(in, run_stage(3, in)); }, {});
+    }
+  }
+}
