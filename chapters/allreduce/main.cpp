@@ -66,9 +66,7 @@ int run(options& opt) {
     const std::int64_t n = opt.input_given ? static_cast<std::int64_t>(inputs[0].size()) : std::max<std::int64_t>(opt.n, 0);
     const std::int64_t chunk = resolve(opt.cfg, n, sizeof(T), G).chunk_bytes / static_cast<std::int64_t>(sizeof(T));
     const auto plan = WB_WITH_TRACK(allreduce, wb::track_named(opt.common.track), { return tr::ring_schedule(G, n, chunk); });
-    std::fputs(ring_trace_text(plan, G, n, chunk).c_str(), stdout);
-    if (!opt.svg.empty()) ring_trace_svg(plan, G, n, opt.svg);
-    return 0;
+    return ring_trace(plan, G, n, chunk, opt.svg);  // exit 1 when the schedule does not compute the sum
   }
   if (!opt.input_given && opt.app.empty()) {
     const std::int64_t n = wb::size_or(opt.n, default_n);

@@ -48,23 +48,32 @@ inline constexpr std::array<wb::stage, 7> stages = {{
       "before you touch its stream or events."}},
     {3, "allreduce/3 ring", "the ring: reduce-scatter, then all-gather, pipelined over streams",
      "Patarasuk & Yuan, 'Bandwidth optimal all-reduce algorithms for clusters of workstations' (2009); NCCL's ring",
-     "ring_schedule.cpp ring.cu",
+     "ring_schedule.cpp ring.cu vector_sum.cuh reduce_broadcast.cu",
      {"Stage 2 pushes everything through rank 0's link. In a ring every rank sends to the next one only: G - 1 steps "
       "of reduce-scatter (each rank ends up owning the sum of one segment), then G - 1 steps of all-gather. Every "
-      "rank sends 2 (G - 1) / G of its data, the least possible.",
+      "rank sends 2 (G - 1) / G of its data, the least possible. The additions are your stage 2's sum_vectors, so "
+      "this stage passes only once stage 2 does.",
       "ring_schedule lists the transfers: for phase, step, piece, rank r: segment (r - step) mod G in reduce-scatter, "
-      "(r + 1 - step) mod G in all-gather, cut into pieces of `chunk` elements. allreduce_ring issues them: copies on "
-      "each rank's copy stream, additions on its compute stream, one event per arrow: a piece is added only after "
-      "it ARRIVED, sent on only after it was ADDED (or arrived, in all-gather), and a slot is overwritten only after "
-      "its last addition READ it. All streams first wait for every rank's stream, and every rank's stream waits for "
-      "all of them at the end.",
+      "(r + 1 - step) mod G in all-gather, cut into pieces of `chunk` elements. allreduce_ring's skeleton gives you "
+      "the plan, the receive slots (receive_slots) and the events' numbers (ring_events); you write what goes on "
+      "the streams. Copies go on each "
+      "rank's copy stream, additions on its compute stream, and each arrow of the schedule is an event recorded on "
+      "one stream and waited for by another: a piece is added only after it ARRIVED, sent on only after it was ADDED "
+      "(or arrived, in all-gather), and a slot is overwritten only after its last addition READ it (slot free). All "
+      "streams first wait for every rank's 'started' (the fork), and every rank's stream waits for every rank's "
+      "'computed' and 'copied' at the end (the join).",
       "Schedule: segment bounds part_begin(s, G, n, segment_align); pieces = ceil(longest segment / chunk); skip "
-      "empty ranges; to = (r + 1) % G. Ring: for each group of transfers with the same (phase, step, piece): first "
-      "every wait (copy stream of `from` waits 'added' of its piece, or in all-gather after step 0 'arrived' of "
-      "rank from - 1, and in reduce-scatter 'slot free' of the receiver's slot), then every copy "
-      "(cudaMemcpyPeerAsync into the receiver's slot, or straight into its output in all-gather) followed by "
-      "recording 'arrived'; then, in reduce-scatter, the receiver's compute stream waits 'arrived', runs "
-      "sum_vectors({in[to] + begin, slot}, 2, out[to] + begin, ...) and records 'added' and 'slot free'."}},
+      "empty ranges; to = (r + 1) % G. Ring, in the skeleton's places (events t.event(r, ev.started), t.event(r, "
+      "ev.arrived(piece)), ...). Fork: every rank records ev.started on t.stream(r); t.compute_stream(r) and "
+      "t.copy_stream(r) wait for every rank q's. A group's waits, on t.copy_stream(tr.from): tr.from's "
+      "ev.added(piece) in reduce-scatter after step 0 and at all-gather's step 0; rank (tr.from + G - 1) % G's "
+      "ev.arrived(piece) later in all-gather; tr.to's ev.slot_free(slot.of(piece)) in reduce-scatter. Copies: "
+      "cudaMemcpyPeerAsync into slot(tr.to, piece) (reduce-scatter) or b.out[tr.to] + tr.begin (all-gather), from "
+      "b.in[tr.from] + tr.begin at reduce-scatter's step 0, else b.out[tr.from] + tr.begin; then record tr.from's "
+      "ev.arrived(piece) on the same stream. Additions: t.compute_stream(tr.to) waits for tr.from's "
+      "ev.arrived(piece), runs sum_vectors on the two terms {b.in[tr.to] + tr.begin, slot(tr.to, piece)} into "
+      "b.out[tr.to] + tr.begin, and records tr.to's ev.added(piece) and ev.slot_free(slot.of(piece)). Join: the "
+      "fork's mirror image, with ev.computed and ev.copied."}},
     {4, "allreduce/4 direct", "direct peer access in a kernel: one-shot and two-shot, with a barrier across GPUs",
      "CUDA Programming Guide: peer-to-peer memory access, memory fence functions, scopes (PTX memory consistency "
      "model: release/acquire at system scope)",

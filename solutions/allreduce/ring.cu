@@ -10,6 +10,8 @@
 // Every cudaStreamWaitEvent waits for the event's latest record at the time of the call, so an
 // event can be reused as long as each wait is issued after the record it means and before the
 // next one: the waits of a group of transfers go first, then their copies.
+// The additions are stage 2's sum_vectors (reduce_broadcast.cu, with vector_sum.cuh's sum_vec):
+// the ring is right only once they are.
 #include <algorithm>
 #include <cstdint>
 #include <vector>
@@ -21,6 +23,49 @@
 
 namespace allreduce::WB_TRACK {
 
+// Each rank's events in one call: t.event(r, k), with k numbered here. One event serves every
+// use of its kind: each wait is issued after the record it means and before the next one.
+struct ring_events {
+  explicit ring_events(int pieces_per_segment) : pieces(pieces_per_segment) {}
+  // Rank r's stream has reached the all-reduce: its input is written (the fork).
+  static constexpr int started = 0;
+  // Rank r's compute stream is done; its copy stream is done (the join).
+  static constexpr int computed = 1, copied = 2;
+  // The piece p that rank r sent at this step is in the receiver's memory (recorded on r's copy
+  // stream after the copy).
+  int arrived(int p) const { return 3 + p; }
+  // Rank r has added piece p at this step: its output holds the partial sum (recorded on r's
+  // compute stream after the addition).
+  int added(int p) const { return 3 + pieces + p; }
+  // Rank r has read its receive slot s: a sender may write into it again.
+  int slot_free(int s) const { return 3 + 2 * pieces + s; }
+  int pieces;
+};
+
+// Each rank's receive slots, `count` pieces of `chunk` elements in its scratch memory, reused in
+// turn: reduce-scatter's partial sums arrive there (piece p in slot p % count) before the
+// receiver adds them; all-gather's whole segments go straight into the receiver's output.
+template <class T>
+class receive_slots {
+ public:
+  receive_slots(team& t, int count, std::int64_t chunk) : count_(count), bytes_(static_cast<std::size_t>(chunk) * sizeof(T)) {
+    for (int r = 0; r < t.size(); ++r) {
+      base_.push_back(static_cast<unsigned char*>(t.scratch(r, bytes_ * static_cast<std::size_t>(count))));
+    }
+  }
+  // Rank r's slot for piece p.
+  T* operator()(int r, int p) const {
+    return reinterpret_cast<T*>(base_[static_cast<std::size_t>(r)] + static_cast<std::size_t>(of(p)) * bytes_);
+  }
+  // The number of piece p's slot (for slot_free).
+  int of(int p) const { return p % count_; }
+
+ private:
+  int count_;
+  std::size_t bytes_;
+  std::vector<unsigned char*> base_;
+};
+
 template <class T>
 void allreduce_ring(team& t, const buffers<T>& b, const config& cfg) {
   const int G = t.size();
@@ -30,61 +75,44 @@ void allreduce_ring(team& t, const buffers<T>& b, const config& cfg) {
   const std::vector<ring_transfer> plan = ring_schedule(G, b.n, chunk);
   int pieces = 1;
   for (const ring_transfer& tr : plan) pieces = std::max(pieces, tr.piece + 1);
-  const int slots = std::min(pieces, 8);  // receive slots per rank, reused in turn
+  const int slots = std::min(pieces, 8);  // receive slots per rank
 
-  // Each rank's events: 0 "its stream reached the all-reduce", 1 and 2 "its compute and copy
-  // streams are done", then one per piece for "arrived here from me" and "added here", one per
-  // slot for "slot free".
-  const int started = 0, computed = 1, copied = 2;
-  auto arrived = [&](int piece) { return 3 + piece; };
-  auto added = [&](int piece) { return 3 + pieces + piece; };
-  auto slot_free = [&](int slot) { return 3 + 2 * pieces + slot; };
-  const std::size_t slot_bytes = static_cast<std::size_t>(chunk) * sizeof(T);
-  std::vector<unsigned char*> slot_base(static_cast<std::size_t>(G));
-  for (int r = 0; r < G; ++r) {
-    slot_base[static_cast<std::size_t>(r)] =
-        static_cast<unsigned char*>(t.scratch(r, slot_bytes * static_cast<std::size_t>(slots)));
-  }
-  auto slot = [&](int r, int piece) {
-    return reinterpret_cast<T*>(slot_base[static_cast<std::size_t>(r)] + static_cast<std::size_t>(piece % slots) * slot_bytes);
-  };
+  const ring_events ev(pieces);                   // t.event(r, ev.started), t.event(r, ev.arrived(piece)), ...
+  const receive_slots<T> slot(t, slots, chunk);  // slot(r, piece): rank r's slot for the piece
 
   // Fork: every rank's two streams start after every rank's stream has reached this point
   // (inputs written, and nobody still reading the outputs the all-gather will overwrite).
-  t.for_each_rank([&](int r) { WB_CHECK(cudaEventRecord(t.event(r, started), t.stream(r))); });
+  t.for_each_rank([&](int r) { WB_CHECK(cudaEventRecord(t.event(r, ev.started), t.stream(r))); });
   t.for_each_rank([&](int r) {
     for (int q = 0; q < G; ++q) {
-      WB_CHECK(cudaStreamWaitEvent(t.compute_stream(r), t.event(q, started), 0));
-      WB_CHECK(cudaStreamWaitEvent(t.copy_stream(r), t.event(q, started), 0));
+      WB_CHECK(cudaStreamWaitEvent(t.compute_stream(r), t.event(q, ev.started), 0));
+      WB_CHECK(cudaStreamWaitEvent(t.copy_stream(r), t.event(q, ev.started), 0));
     }
   });
-  if (G == 1) {
+  if (G == 1) {  // one rank: the sum is its own input
     device_scope on(t.device(0));
     WB_CHECK(cudaMemcpyAsync(b.out[0], b.in[0], static_cast<std::size_t>(b.n) * sizeof(T), cudaMemcpyDeviceToDevice,
                              t.copy_stream(0)));
   }
 
   for (std::size_t first = 0; first < plan.size();) {
-    // One group: the transfers of one (phase, step, piece), one per rank.
-    std::size_t last = first;
-    while (last < plan.size() && plan[last].phase == plan[first].phase && plan[last].step == plan[first].step &&
-           plan[last].piece == plan[first].piece) {
-      ++last;
-    }
+    // One group: the transfers [first, last) of one (phase, step, piece), one per rank.
     const int phase = plan[first].phase, step = plan[first].step, piece = plan[first].piece;
+    std::size_t last = first;
+    while (last < plan.size() && plan[last].phase == phase && plan[last].step == step && plan[last].piece == piece) ++last;
     // The waits, before any of the group's records.
     for (std::size_t k = first; k < last; ++k) {
       const ring_transfer& tr = plan[k];
       device_scope on(t.device(tr.from));
       if (phase == 0 && step > 0) {  // a partial sum: added here at the step before
-        WB_CHECK(cudaStreamWaitEvent(t.copy_stream(tr.from), t.event(tr.from, added(piece)), 0));
+        WB_CHECK(cudaStreamWaitEvent(t.copy_stream(tr.from), t.event(tr.from, ev.added(piece)), 0));
       } else if (phase == 1 && step == 0) {  // the whole sum: added here at the last step
-        WB_CHECK(cudaStreamWaitEvent(t.copy_stream(tr.from), t.event(tr.from, added(piece)), 0));
+        WB_CHECK(cudaStreamWaitEvent(t.copy_stream(tr.from), t.event(tr.from, ev.added(piece)), 0));
       } else if (phase == 1) {  // a whole segment received at the step before
         const int before = (tr.from + G - 1) % G;
-        WB_CHECK(cudaStreamWaitEvent(t.copy_stream(tr.from), t.event(before, arrived(piece)), 0));
+        WB_CHECK(cudaStreamWaitEvent(t.copy_stream(tr.from), t.event(before, ev.arrived(piece)), 0));
       }
-      if (phase == 0) WB_CHECK(cudaStreamWaitEvent(t.copy_stream(tr.from), t.event(tr.to, slot_free(piece % slots)), 0));
+      if (phase == 0) WB_CHECK(cudaStreamWaitEvent(t.copy_stream(tr.from), t.event(tr.to, ev.slot_free(slot.of(piece))), 0));
     }
     // The copies: partial sums into the receiver's slot, whole segments straight into its output.
     for (std::size_t k = first; k < last; ++k) {
@@ -94,18 +122,18 @@ void allreduce_ring(team& t, const buffers<T>& b, const config& cfg) {
       const T* src = (phase == 0 && step == 0 ? b.in[tr.from] : b.out[tr.from]) + tr.begin;
       T* dst = phase == 0 ? slot(tr.to, piece) : b.out[tr.to] + tr.begin;
       WB_CHECK(cudaMemcpyPeerAsync(dst, t.device(tr.to), src, t.device(tr.from), bytes, t.copy_stream(tr.from)));
-      WB_CHECK(cudaEventRecord(t.event(tr.from, arrived(piece)), t.copy_stream(tr.from)));
+      WB_CHECK(cudaEventRecord(t.event(tr.from, ev.arrived(piece)), t.copy_stream(tr.from)));
     }
     // The additions (reduce-scatter): once the piece has arrived, out = own input + partial sum.
     if (phase == 0) {
       for (std::size_t k = first; k < last; ++k) {
         const ring_transfer& tr = plan[k];
         device_scope on(t.device(tr.to));
-        WB_CHECK(cudaStreamWaitEvent(t.compute_stream(tr.to), t.event(tr.from, arrived(piece)), 0));
+        WB_CHECK(cudaStreamWaitEvent(t.compute_stream(tr.to), t.event(tr.from, ev.arrived(piece)), 0));
         const T* terms[2] = {b.in[tr.to] + tr.begin, slot(tr.to, piece)};
         sum_vectors(terms, 2, b.out[tr.to] + tr.begin, tr.end - tr.begin, t.compute_stream(tr.to));
-        WB_CHECK(cudaEventRecord(t.event(tr.to, added(piece)), t.compute_stream(tr.to)));
-        WB_CHECK(cudaEventRecord(t.event(tr.to, slot_free(piece % slots)), t.compute_stream(tr.to)));
+        WB_CHECK(cudaEventRecord(t.event(tr.to, ev.added(piece)), t.compute_stream(tr.to)));
+        WB_CHECK(cudaEventRecord(t.event(tr.to, ev.slot_free(slot.of(piece))), t.compute_stream(tr.to)));
       }
     }
     first = last;
@@ -114,13 +142,13 @@ void allreduce_ring(team& t, const buffers<T>& b, const config& cfg) {
   // Join: each rank's stream goes on once every rank's streams are done (the all-gather writes
   // into other ranks' outputs, so rank r's result is complete only when all copies are).
   t.for_each_rank([&](int r) {
-    WB_CHECK(cudaEventRecord(t.event(r, computed), t.compute_stream(r)));
-    WB_CHECK(cudaEventRecord(t.event(r, copied), t.copy_stream(r)));
+    WB_CHECK(cudaEventRecord(t.event(r, ev.computed), t.compute_stream(r)));
+    WB_CHECK(cudaEventRecord(t.event(r, ev.copied), t.copy_stream(r)));
   });
   t.for_each_rank([&](int r) {
     for (int q = 0; q < G; ++q) {
-      WB_CHECK(cudaStreamWaitEvent(t.stream(r), t.event(q, computed), 0));
-      WB_CHECK(cudaStreamWaitEvent(t.stream(r), t.event(q, copied), 0));
+      WB_CHECK(cudaStreamWaitEvent(t.stream(r), t.event(q, ev.computed), 0));
+      WB_CHECK(cudaStreamWaitEvent(t.stream(r), t.event(q, ev.copied), 0));
     }
   });
 }

@@ -1,4 +1,4 @@
-// The pitfalls of stages 3 and 4 (defective_variants.hpp). Self-contained: its own kernels, so
+// The pitfalls of stages 2, 3 and 4 (defective_variants.hpp). Self-contained: its own kernels, so
 // the checks of the pitfalls do not depend on the track under test.
 #include "defective_variants.hpp"
 
@@ -13,6 +13,19 @@ namespace {
 __global__ void add_into(const std::int32_t* a, const std::int32_t* b, std::int32_t* out, std::int64_t n) {
   for (std::int64_t i = wb::global_thread_index(); i < n; i += wb::grid_thread_count()) {
     out[i] = static_cast<std::int32_t>(static_cast<std::uint32_t>(a[i]) + static_cast<std::uint32_t>(b[i]));
+  }
+}
+
+struct terms {
+  const std::int32_t* at[max_ranks];
+  int count;
+};
+
+__global__ void sum_terms(terms t, std::int32_t* out, std::int64_t n) {
+  for (std::int64_t i = wb::global_thread_index(); i < n; i += wb::grid_thread_count()) {
+    std::uint32_t sum = 0;
+    for (int k = 0; k < t.count; ++k) sum += static_cast<std::uint32_t>(t.at[k][i]);
+    out[i] = static_cast<std::int32_t>(sum);
   }
 }
 
@@ -79,6 +92,46 @@ views make_views(team& t, const buffers<std::int32_t>& b) {
 }
 
 }  // namespace
+
+void reduce_broadcast(team& t, const buffers<std::int32_t>& b, bool wait_for_fetched) {
+  const int G = t.size();
+  const std::size_t bytes = static_cast<std::size_t>(b.n) * 4, slot_bytes = (bytes + 255) / 256 * 256;
+  auto* slots = static_cast<unsigned char*>(t.scratch(0, slot_bytes * static_cast<std::size_t>(G)));
+  auto slot = [&](int r) { return reinterpret_cast<std::int32_t*>(slots + static_cast<std::size_t>(r) * slot_bytes); };
+  enum : int { ready = 0, summed = 1, sent = 2, fetched = 3 };
+  {
+    device_scope on(t.device(0));
+    WB_CHECK(cudaEventRecord(t.event(0, ready), t.stream(0)));
+  }
+  for (int r = 1; r < G; ++r) {
+    device_scope on(t.device(r));
+    WB_CHECK(cudaStreamWaitEvent(t.stream(r), t.event(0, ready), 0));
+    WB_CHECK(cudaMemcpyPeerAsync(slot(r), t.device(0), b.in[r], t.device(r), bytes, t.stream(r)));
+    WB_CHECK(cudaEventRecord(t.event(r, sent), t.stream(r)));
+  }
+  {
+    device_scope on(t.device(0));
+    terms list{};
+    list.count = G;
+    list.at[0] = b.in[0];
+    for (int r = 1; r < G; ++r) {
+      list.at[r] = slot(r);
+      WB_CHECK(cudaStreamWaitEvent(t.stream(0), t.event(r, sent), 0));
+    }
+    wb::launch({1, 64, 0, t.stream(0)}, sum_terms, list, b.out[0], b.n);
+    WB_CHECK(cudaEventRecord(t.event(0, summed), t.stream(0)));
+  }
+  for (int r = 1; r < G; ++r) {
+    device_scope on(t.device(r));
+    WB_CHECK(cudaStreamWaitEvent(t.stream(r), t.event(0, summed), 0));
+    WB_CHECK(cudaMemcpyPeerAsync(b.out[r], t.device(r), b.out[0], t.device(0), bytes, t.stream(r)));
+    WB_CHECK(cudaEventRecord(t.event(r, fetched), t.stream(r)));
+  }
+  device_scope on(t.device(0));
+  for (int r = 1; r < G && wait_for_fetched; ++r) {  // the pitfall: without these waits
+    WB_CHECK(cudaStreamWaitEvent(t.stream(0), t.event(r, fetched), 0));
+  }
+}
 
 void ring(team& t, const buffers<std::int32_t>& b, bool wait_for_arrival) {
   const int G = t.size();

@@ -1,4 +1,4 @@
-// The pitfalls of stages 3 and 4 as runnable variants, written here (not in the tracks) so the
+// The pitfalls of stages 2, 3 and 4 as runnable variants, written here (not in the tracks) so the
 // checks can show that each one gives a wrong answer every time on the cpu backend, and that
 // the same code with the fix gives the right one. int32 only; one piece per ring segment.
 #pragma once
@@ -9,6 +9,10 @@
 #include "team.hpp"
 
 namespace allreduce::defective {
+
+// Reduce to rank 0, then broadcast (stage 2), with or without rank 0's last wait: for every
+// rank's 'fetched' (without it rank 0's next work may overwrite out[0] while a rank still copies it).
+void reduce_broadcast(team& t, const buffers<std::int32_t>& b, bool wait_for_fetched);
 
 // The ring (stage 3) with or without the receiver's wait for a piece to arrive before it adds it.
 void ring(team& t, const buffers<std::int32_t>& b, bool wait_for_arrival);

@@ -142,6 +142,56 @@ void battery_for_type(variant v, const config& cfg, std::uint64_t seed) {
 
 }  // namespace
 
+namespace {
+
+// The emulator's default queue order for its scope, whatever WB_CPU_STREAM_ORDER says (work the
+// program did not order runs in the opposite order to how it was issued); the previous after.
+class latest_issued_first {
+ public:
+#if defined(WB_BACKEND_CPU)
+  latest_issued_first() : was_(wb::cpu::current_queue_order()) { wb::cpu::set_queue_order(wb::cpu::queue_order::latest_first); }
+  ~latest_issued_first() { wb::cpu::set_queue_order(was_); }
+#else
+  latest_issued_first() = default;
+#endif
+  latest_issued_first(const latest_issued_first&) = delete;
+  latest_issued_first& operator=(const latest_issued_first&) = delete;
+
+ private:
+#if defined(WB_BACKEND_CPU)
+  wb::cpu::queue_order was_;
+#endif
+};
+
+}  // namespace
+
+std::string check_output_reuse(team& t, const int32_allreduce& allreduce, std::uint64_t seed) {
+  constexpr std::int64_t n = 64;
+  const auto inputs = make_inputs<std::int32_t>(t.size(), n, distribution::uniform, seed);
+  rank_vectors<std::int32_t> data(t, inputs);
+  const buffers<std::int32_t> b = data.view();
+  std::vector<std::vector<std::int32_t>> outputs;
+  {
+    [[maybe_unused]] latest_issued_first order;
+    allreduce(t, b);
+    // Rank 0's next work reuses out[0]: here it overwrites it.
+    device_scope on(t.device(0));
+    WB_CHECK(cudaMemsetAsync(b.out[0], 0x5A, static_cast<std::size_t>(n) * sizeof(std::int32_t), t.stream(0)));
+    outputs = data.outputs();
+  }
+  std::vector<std::int32_t> expected(static_cast<std::size_t>(n));
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    std::uint32_t sum = 0;
+    for (const auto& in : inputs) sum += static_cast<std::uint32_t>(in[i]);
+    expected[i] = static_cast<std::int32_t>(sum);
+  }
+  for (int r = 1; r < t.size(); ++r) {
+    const std::string m = mismatch(expected, outputs[static_cast<std::size_t>(r)]);
+    if (!m.empty()) return fmt::format("rank {}'s result: {}", r, m);
+  }
+  return "";
+}
+
 void check_battery(variant v, const config& cfg) {
   const std::uint64_t seed = wb::testing::seed(static_cast<std::uint64_t>(v) * 101 + 7);
   battery_for_type<std::int32_t>(v, cfg, seed);

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -47,5 +48,14 @@ std::string check_run(variant v, const std::vector<std::vector<T>>& inputs, cons
 // sizes 0, 1, around the vector width and the segment boundaries, the distributions, NaN in
 // one rank's input, two calls in a row on one team.
 void check_battery(variant v, const config& cfg = {});
+
+// Stage 2's last order: rank 0's next work may overwrite out[0] only once every other rank has
+// fetched the sum from it. Runs `allreduce` once on the team (int32, n = 64, fresh inputs from
+// `seed`), queues right behind it on rank 0's stream what rank 0 does next, a write over out[0],
+// and returns what is wrong with the other ranks' outputs ("" when each holds the sum). On the
+// cpu backend the queued streams run, of the operations free to run, the one issued last first:
+// without the wait, the write comes before the other ranks' copies of the sum, every time.
+using int32_allreduce = std::function<void(team&, const buffers<std::int32_t>&)>;
+std::string check_output_reuse(team& t, const int32_allreduce& allreduce, std::uint64_t seed);
 
 }  // namespace allreduce::testing

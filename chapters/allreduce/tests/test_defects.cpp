@@ -1,4 +1,4 @@
-// The pitfalls of stages 3 and 4, each as a variant that differs from the right code in one
+// The pitfalls of stages 2, 3 and 4, each as a variant that differs from the right code in one
 // line (defective_variants.cu): on the cpu backend the defective one gives a wrong answer every
 // time (the queued streams run work the program did not order in the opposite order to how it
 // was issued; a peer store waits in the store buffer until a release), and the right one the
@@ -56,6 +56,27 @@ struct latest_first {
 };
 
 }  // namespace
+
+TEST_SUITE("allreduce/2 reduce-broadcast") {
+  // The check of the stage's own code (test_reduce_broadcast.cpp) is check_output_reuse: here
+  // it must fail the same code without rank 0's last waits, every time, and pass it with them.
+  TEST_CASE("pitfall: rank 0's stream goes on before every rank has fetched the sum") {
+    for (const int G : {2, 3}) {
+      CAPTURE(G);
+      auto t = make_team(G);
+      for (const bool wait : {true, false}) {
+        const std::string wrong = check_output_reuse(
+            *t, [wait](team& tm, const buffers<std::int32_t>& b) { defective::reduce_broadcast(tm, b, wait); },
+            wb::testing::seed(32) + static_cast<std::uint64_t>(G + 10 * wait));
+        if (wait) {
+          CHECK_MESSAGE(wrong.empty(), wrong);
+        } else if (!wb::backend_is_cuda) {
+          CHECK_MESSAGE(!wrong.empty(), "without the waits for 'fetched' rank 0's next write must reach a rank's result");
+        }
+      }
+    }
+  }
+}
 
 TEST_SUITE("allreduce/3 ring") {
   TEST_CASE("pitfall: a ring step that adds a piece before the sender's copy has arrived") {

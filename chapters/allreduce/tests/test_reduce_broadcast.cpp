@@ -35,4 +35,24 @@ TEST_SUITE("allreduce/2 reduce-broadcast") {
   TEST_CASE("every rank gets the sum: G = 1, 2, 3, logical devices, every type, edge sizes") {
     check_battery(variant::reduce_broadcast);
   }
+
+  // The last step of the stage: rank 0's stream waits for every rank's 'fetched'. Without it the
+  // sums are right until rank 0's next work writes into out[0] before a rank's copy of it has run
+  // (test_defects.cpp shows the same code without the wait failing here).
+  TEST_CASE("rank 0's next work overwrites its output only after every rank has fetched the sum") {
+    struct shape {
+      int ranks, devices;
+    };
+    for (const shape s : {shape{2, 2}, shape{3, 3}, shape{3, 2}}) {
+      CAPTURE(s.ranks);
+      CAPTURE(s.devices);
+      auto t = make_team(s.ranks, s.devices);
+      const std::string wrong = check_output_reuse(
+          *t, [](team& tm, const buffers<std::int32_t>& b) { track::allreduce_reduce_broadcast(tm, b); },
+          wb::testing::seed(21) + static_cast<std::uint64_t>(s.ranks * 10 + s.devices));
+      CHECK_MESSAGE(wrong.empty(), t->description(), ": a write into out[0] queued on rank 0's stream right after the "
+                    "all-reduce reached the other ranks' results: ", wrong,
+                    " (rank 0's stream must wait for every rank's 'fetched' before it goes on)");
+    }
+  }
 }

@@ -55,9 +55,7 @@ TEST_SUITE("allreduce/3 ring") {
     for (int G = 1; G <= 5; ++G) {
       for (const std::int64_t n : {0, 1, 3, 4, 5, 16, 17, 63, 64, 65, 1000}) {
         for (const std::int64_t chunk : {4, 7, 64, 1 << 20}) {
-          CAPTURE(G);
-          CAPTURE(n);
-          CAPTURE(chunk);
+          INFO("input: " << G << " ranks, n = " << n << ", pieces of " << chunk << " elements");
           const auto plan = track::ring_schedule(G, n, chunk);
           CHECK(simulate(plan, G, n) == "");
           // Each rank sends 2 (G - 1) of the G segments: 2 (G - 1) / G of the data (segments
