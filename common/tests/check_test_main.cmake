@@ -1,4 +1,4 @@
-# Checks the shared test main (common/src/test_main.cpp) on the demo binary:
+# Checks the shared test main (common/src/test_main/) on the demo binary:
 #   cmake -DDEMO=<wb_progress_demo> -DBACKEND=cpu|cuda -P check_test_main.cmake
 # Each step runs the demo and checks its exit code and output.
 

@@ -128,7 +128,7 @@ TEST_SUITE("counting/4 dynamic parallelism") {
                                     merged.data(), out.view());
       WB_CHECK(cudaDeviceSynchronize());
       const auto mismatch = table_mismatch(reference_table<i8>(data), out.to_host());
-      CAPTURE(chunk);
+      INFO("input: chunks of " << chunk << " items");
       CHECK_MESSAGE(!mismatch.has_value(), (mismatch ? *mismatch : std::string()));
     }
   }
@@ -165,7 +165,7 @@ TEST_SUITE("counting/6 privatized") {
     for (int variant = 0; variant <= 3; ++variant) {
       config cfg;
       cfg.variant = variant;
-      CAPTURE(variant);
+      INFO("input: counter layout " << variant << " (--variant)");
       check_all<i8>(6, int8_inputs(70000, 70 + static_cast<std::uint64_t>(variant)), cfg);
     }
   }
@@ -183,9 +183,8 @@ TEST_SUITE("counting/6 privatized") {
           stage_runner<track::id, i8> runner(6, input<i8>{part, d.data() + offset}, cfg);
           runner.run();
           const auto mismatch = table_mismatch(reference_table<i8>(part), runner.result());
-          CAPTURE(variant);
-          CAPTURE(offset);
-          CAPTURE(n);
+          INFO("input: counter layout " << variant << " (--variant), " << n << " items from byte " << offset
+               << " of the buffer, " << cfg.blocks_per_sm << " block(s) per SM");
           CHECK_MESSAGE(!mismatch.has_value(), (mismatch ? *mismatch : std::string()));
         }
       }
@@ -202,7 +201,7 @@ TEST_SUITE("counting/6 privatized") {
         config cfg;
         cfg.variant = variant;
         cfg.blocks = 2;
-        CAPTURE(variant);
+        INFO("input: counter layout " << variant << " (--variant)");
         check_stage<i8>(6, data, order, cfg);
       }
     }
@@ -217,7 +216,7 @@ TEST_SUITE("counting/6 privatized") {
       const std::size_t n = variant == 0 || variant == 1 ? 128 * 65536 + 128 * 300 + 3 : 700'001;
       std::vector<i8> data(n, static_cast<i8>(-7));
       data[n / 2] = 5;
-      CAPTURE(variant);
+      INFO("input: counter layout " << variant << " (--variant)");
       check_stage<i8>(6, data, "one value, n = " + std::to_string(n), cfg);
     }
   }
@@ -227,7 +226,7 @@ TEST_SUITE("counting/6 privatized") {
     for (int variant = 0; variant <= 3; ++variant) {
       config cfg;
       cfg.variant = variant;
-      CAPTURE(variant);
+      INFO("input: counter layout " << variant << " (--variant)");
       check_stage<i8>(6, uniform, "uniform", cfg);
       check_stage<i8>(6, one, "one value", cfg);
     }

@@ -85,7 +85,7 @@ TEST_SUITE("counting/7 hash table") {
     cfg.hash.path = hash_path::two_level;
     cfg.hash.expected_distinct = 9000;  // 2 buckets (planned for 4608 keys each), each with room for N/2 + N/16 + 1024 items
     for (std::size_t n : {8191, 8192, 8193, 3 * 8192 + 5}) {
-      CAPTURE(n);
+      INFO("input: " << n << " items");
       check_stage<i64>(7, wb::gen::few_distinct<i64>(n, wb::testing::seed(86), 5000), "off a tile", cfg);
     }
     // 90% of the items are one key: its bucket gets far more than its room (N/8 + N/64 +

@@ -56,7 +56,7 @@ TEST_SUITE("counting/6 privatized") {
     const auto lone = static_cast<i8>(static_cast<std::uint8_t>(std::find(used.begin(), used.end(), false) - used.begin()));
     std::fill(data.begin(), data.begin() + 64, lone);
     for (int variant = 0; variant <= 3; ++variant) {
-      CAPTURE(variant);
+      INFO("input: counter layout " << variant << " (--variant)");
       config cfg;
       cfg.variant = variant;
       cfg.blocks = 2;
@@ -69,7 +69,9 @@ TEST_SUITE("counting/7 hash table") {
   TEST_CASE("race: a slot is claimed with atomicCAS and counted with atomicAdd") {
     const auto data = wb::gen::few_distinct<i64>(6000, wb::testing::seed(704), 300);
     for (const hash_path path : {hash_path::shared_tables, hash_path::two_level, hash_path::global_table}) {
-      CAPTURE(static_cast<int>(path));
+      INFO("input: path " << (path == hash_path::shared_tables ? "shared tables"
+                               : path == hash_path::two_level   ? "two-level"
+                                                                 : "global table"));
       config cfg;
       cfg.hash.path = path;
       wb::testing::check_race_lesson([&] { return counts_right(7, data, cfg); }, {false, true, false});

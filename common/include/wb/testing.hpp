@@ -1,14 +1,17 @@
 // doctest helpers shared by every chapter's checks.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <limits>
+#include <map>
 #include <optional>
 #include <span>
 #include <ostream>
 #include <sstream>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include <doctest/doctest.h>
@@ -79,3 +82,87 @@ using wb::write_element;
     auto wb_mismatch_ = ::wb::testing::first_mismatch((expected), (got));                \
     CHECK_MESSAGE(!wb_mismatch_.has_value(), (wb_mismatch_ ? *wb_mismatch_ : ""));       \
   } while (0)
+
+// ---------------------------------------------------------------------------------------
+// How a failing check shows the standard containers it compares. doctest shows a value it has
+// no operator<< for as "{?}" ("CHECK( spec(a) == expected ) is false: {?} == {?}"); these show
+// the values: "[5, 7, 9]" (at most 32, then "... (N in all)"), "{1: 3, 4: 1}", "(2, 5)",
+// "nullopt". A test file that compares such values includes this header (directly or through
+// its chapter's test support), so each has one meaning in a test binary.
+// ---------------------------------------------------------------------------------------
+namespace wb::testing {
+
+// One value as a failure message shows it: a number in full (an 8-bit integer as a number, a
+// float to its last digit), a string in quotes, anything else as doctest shows it.
+template <class T>
+std::string value_text(const T& value) {
+  if constexpr (std::is_same_v<T, std::string>) {
+    return '"' + value + '"';
+  } else if constexpr (std::is_arithmetic_v<T> && !std::is_same_v<T, bool>) {
+    std::ostringstream out;
+    if constexpr (std::is_floating_point_v<T>) out.precision(std::numeric_limits<T>::max_digits10);
+    if constexpr (std::is_integral_v<T> && sizeof(T) == 1) out << +value;  // a number, not a character
+    else out << value;
+    return out.str();
+  } else {
+    return doctest::toString(value).c_str();
+  }
+}
+
+// The elements of a range between open and close, each by `text`, at most `max`.
+template <class Range, class Text>
+std::string range_text(const Range& values, const char* open, const char* close, Text text, std::size_t max = 32) {
+  std::string out = open;
+  std::size_t i = 0;
+  for (const auto& v : values) {
+    if (i == max) {
+      out += ", ... (" + std::to_string(std::size(values)) + " in all)";
+      break;
+    }
+    out += (i++ == 0 ? "" : ", ") + text(v);
+  }
+  return out + close;
+}
+
+}  // namespace wb::testing
+
+namespace doctest {
+
+template <class T, class A>
+struct StringMaker<std::vector<T, A>> {
+  static String convert(const std::vector<T, A>& values) {
+    return wb::testing::range_text(values, "[", "]", [](const T& v) { return wb::testing::value_text(v); }).c_str();
+  }
+};
+
+template <class T, std::size_t N>
+struct StringMaker<std::array<T, N>> {
+  static String convert(const std::array<T, N>& values) {
+    return wb::testing::range_text(values, "[", "]", [](const T& v) { return wb::testing::value_text(v); }).c_str();
+  }
+};
+
+template <class K, class V, class C, class A>
+struct StringMaker<std::map<K, V, C, A>> {
+  static String convert(const std::map<K, V, C, A>& values) {
+    return wb::testing::range_text(values, "{", "}", [](const std::pair<const K, V>& kv) {
+      return wb::testing::value_text(kv.first) + ": " + wb::testing::value_text(kv.second);
+    }).c_str();
+  }
+};
+
+template <class A, class B>
+struct StringMaker<std::pair<A, B>> {
+  static String convert(const std::pair<A, B>& p) {
+    return ("(" + wb::testing::value_text(p.first) + ", " + wb::testing::value_text(p.second) + ")").c_str();
+  }
+};
+
+template <class T>
+struct StringMaker<std::optional<T>> {
+  static String convert(const std::optional<T>& v) {
+    return v ? wb::testing::value_text(*v).c_str() : String("nullopt");
+  }
+};
+
+}  // namespace doctest

@@ -24,7 +24,7 @@ git rev-parse --abbrev-ref '@{upstream}' >/dev/null || fail "the clone's branch 
 cp solutions/merge/co_rank.cuh exercises/merge/co_rank.cuh
 git -c user.name=learner -c user.email=learner@localhost -c commit.gpgsign=false commit -qam "my co_rank"
 cp solutions/merge/basic.cu exercises/merge/basic.cu
-echo "# a change to the tool, not committed yet" >>common/wb/CMakeLists.txt
+echo "# a change to the tool, not committed yet" >>tools/wb/CMakeLists.txt
 
 bash "$here/test_learner_path.sh" --prepare-only "$work/clone" "$work/scratch" cmake Ninja
 copy="$work/scratch/src"
@@ -35,10 +35,10 @@ for f in exercises/merge/co_rank.cuh exercises/merge/basic.cu; do
     fail "$f in the scratch copy is the learner's, not the shipped stub"
   fi
 done
-if grep -q "a change to the tool, not committed yet" "$copy/common/wb/CMakeLists.txt"; then
+if grep -q "a change to the tool, not committed yet" "$copy/tools/wb/CMakeLists.txt"; then
   echo "ok   the uncommitted change to the tool is in the copy"
 else
-  fail "the uncommitted change to common/wb/CMakeLists.txt is not in the copy"
+  fail "the uncommitted change to tools/wb/CMakeLists.txt is not in the copy"
 fi
 if [ "$failures" -gt 0 ]; then
   echo "$failures check(s) failed"

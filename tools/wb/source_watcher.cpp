@@ -1,5 +1,6 @@
-// `wb watch` (see watch.hpp): inotify, one watch per folder under exercises/.
-#include "watch.hpp"
+// The source watcher of `wb watch` (see source_watcher.hpp): inotify, one watch per folder under
+// exercises/.
+#include "source_watcher.hpp"
 
 #include <poll.h>
 #include <sys/inotify.h>

@@ -2,9 +2,10 @@
 # The learner's path, end to end, on a scratch copy of the source tree (cpu backend, the merge
 # chapter only): wb list, hint, check (a stub fails, a written stage passes, a compile error is
 # shown, a race and a named pitfall are reported first, the input and the kernel's output are
-# shown with a command that reruns the case), watch noticing an edit (and an earlier stage it
-# breaks), reset (with the stages sharing a file named, the learner's version kept), the ./wb
-# of the repository root, and bad input.
+# shown with a command that reruns the case), list, check and watch starting from the stage
+# changed last, watch noticing an edit (and an earlier stage it breaks), reset (with the
+# stages sharing a file named, the learner's version kept), the ./wb of the repository root,
+# and bad input.
 #
 #   test_learner_path.sh [--prepare-only] <source dir> <scratch dir> <cmake> <generator> [cmake -D options]
 #
@@ -191,6 +192,29 @@ step "wb check with no stage checks the next one"
 expect 1 $wb check
 has '^merge/1 '
 has '^  FAIL: '
+
+step "no stage named: wb starts from the stage whose files you changed last"
+# merge/3's file saved last (begun: it differs from the stub) while merge/1 is not started:
+# wb list, check and watch start at merge/3, not at the first stage not done.
+for f in $stage0_files; do touch -d '-2 minutes' "$f"; done
+cp exercises/merge/tiled.cu "$work/saved-tiled"
+echo '// merge/3: begun' >>exercises/merge/tiled.cu
+expect 0 $wb list
+has '^  not started +merge/1 '
+has '^  failing +merge/3 '
+has '^Next: merge/3'
+expect 1 $wb check
+has '^merge/3 '
+expect 0 $wb watch --max-checks 1
+has '^merge/3 '
+lacks '^merge/1 '
+# merge/0's files saved last, and merge/0 done: the first stage after it not done.
+touch -d '-3 minutes' exercises/merge/tiled.cu
+for f in $stage0_files; do touch "$f"; done
+expect 0 $wb list
+has '^Next: merge/1'
+cp "$work/saved-tiled" exercises/merge/tiled.cu
+git diff --quiet -- exercises/merge/tiled.cu || fail "tiled.cu is not back to the stub"
 
 step "a named pitfall first: co_rank with the strict tie test (M3), its smallest input, a command that reruns it"
 cp solutions/merge/co_rank.cuh exercises/merge/co_rank.cuh

@@ -21,4 +21,7 @@ int run_inherited(const std::vector<std::string>& argv);
 // Replaces wb with argv[0] (the chapter executable): its output and exit status are the user's.
 [[noreturn]] void exec_program(const std::vector<std::string>& argv);
 
+// A program's output without its trailing line breaks and spaces.
+std::string trim(std::string s);
+
 }  // namespace wbtool

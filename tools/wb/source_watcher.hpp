@@ -1,4 +1,4 @@
-// `wb watch`: waits for a source file under exercises/ to change (Linux inotify).
+// For `wb watch` (watch.cpp): waits for a source file under exercises/ to change (Linux inotify).
 #pragma once
 
 #include <map>

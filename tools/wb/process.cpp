@@ -91,4 +91,9 @@ void exec_program(const std::vector<std::string>& argv) {
   std::exit(2);
 }
 
+std::string trim(std::string s) {
+  while (!s.empty() && (s.back() == '\n' || s.back() == '\r' || s.back() == ' ')) s.pop_back();
+  return s;
+}
+
 }  // namespace wbtool
