@@ -21,6 +21,7 @@
 #include "hopper.cuh"
 #include "hopper_shape.hpp"
 #include "tensor_map.hpp"
+#include "wb/device/shared_address.cuh"
 
 namespace matmul::experiment {
 
@@ -38,7 +39,7 @@ __device__ __forceinline__ void cluster_sync() {
 __device__ __forceinline__ void mbarrier_arrive_in(std::uint64_t* bar, std::uint32_t rank) {
   asm volatile(
       "{ .reg .b32 remote; mapa.shared::cluster.u32 remote, %0, %1; mbarrier.arrive.shared::cluster.b64 _, [remote]; }" ::
-          "r"(hopper_ptx::shared_address(bar)),
+          "r"(wb::device::shared_address(bar)),
       "r"(rank)
       : "memory");
 }
@@ -48,8 +49,8 @@ __device__ __forceinline__ void tma_load_2d_multicast(void* shared_dst, const CU
                                                       int column, int row, std::uint16_t mask) {
   asm volatile(
       "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster"
-      " [%0], [%1, {%3, %4}], [%2], %5;" ::"r"(hopper_ptx::shared_address(shared_dst)),
-      "l"(reinterpret_cast<std::uint64_t>(map)), "r"(hopper_ptx::shared_address(bar)), "r"(column), "r"(row),
+      " [%0], [%1, {%3, %4}], [%2], %5;" ::"r"(wb::device::shared_address(shared_dst)),
+      "l"(reinterpret_cast<std::uint64_t>(map)), "r"(wb::device::shared_address(bar)), "r"(column), "r"(row),
       "h"(mask)
       : "memory");
 }
@@ -58,7 +59,7 @@ template <class S>
 __global__ void __launch_bounds__(S::THREADS, 1)
     cluster_kernel(const __grid_constant__ CUtensorMap map_A, const __grid_constant__ CUtensorMap map_B, wb::bf16* C,
                    std::int64_t M, std::int64_t N, std::int64_t K, bool pairs) {
-  using namespace matmul::hopper_ptx;
+  using namespace wb::device;
   using namespace matmul::solution::hopper;
   static_assert(S::SPECIALIZED && S::CONSUMERS == 2 && S::B_BOXES % 2 == 0, "two consumers; B's boxes split in two");
   const ring r = ring_in_shared_memory<S>();

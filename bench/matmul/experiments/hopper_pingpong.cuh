@@ -41,7 +41,7 @@ template <class S>
 __global__ void __launch_bounds__(384, 1)
     pingpong_kernel(const __grid_constant__ CUtensorMap map_A, const __grid_constant__ CUtensorMap map_B, wb::bf16* C,
                     std::int64_t M, std::int64_t N, std::int64_t K, bool pairs) {
-  using namespace matmul::hopper_ptx;
+  using namespace wb::device;
   using namespace matmul::solution::hopper;
   const ring r = ring_in_shared_memory<S>();
   const int warpgroup = static_cast<int>(threadIdx.x) / 128;

@@ -19,7 +19,8 @@
 //   a __syncthreads, and thread 0 refills the stage just read. The same pieces, no overlap
 //   between the loads' waits and the multiplies beyond the ring's depth.
 // The layouts (wgmma_layout.cuh) and the bookkeeping (pipeline.cuh) are checked on the cpu
-// backend; the kernels need an sm_90 GPU (the instructions: chapters/matmul/hopper_ptx.cuh).
+// backend; the kernels need an sm_90 GPU (the instructions, one small function each: the shared
+// Hopper layer, common/include/wb/device/ mbarrier.cuh, tma.cuh, wgmma.cuh, setmaxnreg.cuh).
 #pragma once
 #include "wb/bf16.hpp"
 #include "wb/kernel.hpp"
@@ -31,11 +32,15 @@
 #include "wgmma_layout.cuh"
 
 #if defined(WB_BACKEND_CUDA)
-#include "hopper_ptx.cuh"
+#include "wb/device/mbarrier.cuh"
+#include "wb/device/setmaxnreg.cuh"
+#include "wb/device/shared_address.cuh"
+#include "wb/device/tma.cuh"
+#include "wb/device/wgmma.cuh"
 
 namespace matmul::WB_TRACK::hopper {
 
-using namespace matmul::hopper_ptx;
+using namespace wb::device;  // the Hopper instructions (mbarrier_wait, tma_load_2d, wgmma_bf16, ...)
 
 // The block's ring, from a 1024-byte boundary of shared memory: STAGES A tiles, STAGES B
 // tiles, then the full and empty barriers.
