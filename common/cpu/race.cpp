@@ -440,6 +440,7 @@ void found_race(detector& d, const thread_state& t, bool global, std::uintptr_t 
   if (d.found) return;
   d.found = true;
   race_report& r = d.report;
+  r.out_of_bounds = false;  // an out-of-bounds access sets it after this call; a race found later is not one
   r.global = global;
   r.address = address;
   r.size = size;

@@ -9,6 +9,7 @@
 //   stage_process.cpp   --wb-progress: one stage in a child process; crashes and hangs
 //   failure_order.cpp   which failure a stage shows, failing cases named pitfalls first
 //   progress.cpp        --wb-progress: the stages in order, for people or for wb (--wb-report)
+//   crash_report.cpp    a plain run: a crashed case named, the cases after it run on (crash_report.hpp)
 //   main.cpp            the command line
 #pragma once
 

@@ -26,7 +26,7 @@
 #include <fmt/format.h>
 
 #include "internal.hpp"
-#include "../crash_report.cpp"  // a crash in a test case: named, the cases after it still run (crash_report.hpp)
+#include "crash_report.hpp"  // a crash in a test case: named, the cases after it still run
 #include "wb/device_info.hpp"
 #include "wb/runtime.hpp"
 
@@ -51,6 +51,7 @@ void print_workbook_help() {
 
 int main(int argc, char** argv) {
   using namespace wb::test_main;
+  crash_report_linked();  // keeps crash_report.cpp's listener in the binary (crash_report.hpp)
   bool progress = false;
   std::string expect;
   std::vector<std::string> only;  // --wb-only
