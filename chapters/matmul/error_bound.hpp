@@ -15,7 +15,11 @@
 //     bf16, which adds 2^-8 |C| (bf16's unit roundoff) and 2^-8 of the sum's own error.
 // The reference is itself a double-precision sum of the same products: gamma_K(2^-53) more.
 // A NaN or infinity in the exact product must come out as the same NaN or infinity: a check
-// that skips non-finite values would pass a kernel that drops a row.
+// that skips non-finite values would pass a kernel that drops a row. A finite exact product
+// beyond the output type's range overflows: rounded to fp32 (or bf16) it is an infinity, and
+// so is a right kernel's C there. The infinity of the exact value's sign is right wherever the
+// exact value, moved by the bound towards it, reaches the overflow threshold (the smallest
+// magnitude that rounds to infinity); no other infinity, and no NaN, is.
 #pragma once
 
 #include <cmath>
@@ -25,9 +29,17 @@
 
 namespace matmul {
 
+// The smallest magnitudes that round to infinity (round to nearest, ties to even: the largest
+// finite value's significand is odd, so halfway above it rounds up): fp32's largest finite
+// value (2 - 2^-23) 2^127 plus half a unit in its last place, and bf16's (2 - 2^-7) 2^127 plus
+// half of its.
+inline constexpr double fp32_overflow = 0x1.ffffffp127;
+inline constexpr double bf16_overflow = 0x1.ffp127;
+
 struct error_model {
   double sum = 0;  // multiplies sum_k |A[i][k]| |B[k][j]|
   double output = 0;  // multiplies |C[i][j]| (the final rounding to the output type)
+  double overflow = fp32_overflow;  // the output type's overflow threshold (above)
 };
 
 __host__ __device__ inline double gamma_k(std::int64_t K, double u) {
@@ -36,10 +48,15 @@ __host__ __device__ inline double gamma_k(std::int64_t K, double u) {
 }
 
 inline error_model fp32_error_model(std::int64_t K) {
-  return {gamma_k(K, 0x1p-24) + gamma_k(K, 0x1p-53), 0};
+  return {gamma_k(K, 0x1p-24) + gamma_k(K, 0x1p-53), 0, fp32_overflow};
 }
 inline error_model bf16_error_model(std::int64_t K) {
-  return {(gamma_k(K, 0x1p-22) + gamma_k(K, 0x1p-53)) * (1 + 0x1p-8), 0x1p-8};
+  return {(gamma_k(K, 0x1p-22) + gamma_k(K, 0x1p-53)) * (1 + 0x1p-8), 0x1p-8, bf16_overflow};
+}
+// Every sum exact (small integers, zeros, an identity): C is the exact product rounded once to
+// the output type (for bf16 at most 2^-8 |C| away).
+inline error_model exact_error_model(bool bf16_output) {
+  return bf16_output ? error_model{0, 0x1p-8, bf16_overflow} : error_model{0, 0, fp32_overflow};
 }
 
 __host__ __device__ inline double error_bound(const error_model& m, double exact, double abs_sum) {
@@ -50,8 +67,12 @@ __host__ __device__ inline double error_bound(const error_model& m, double exact
 __host__ __device__ inline bool element_ok(double got, double exact, double abs_sum, const error_model& m) {
   if (std::isnan(exact)) return std::isnan(got);
   if (std::isinf(exact)) return got == exact;
-  if (!std::isfinite(got)) return false;
-  return std::fabs(got - exact) <= error_bound(m, exact, abs_sum);
+  if (std::isnan(got)) return false;
+  const double bound = error_bound(m, exact, abs_sum);
+  if (std::isinf(got)) {  // overflow: right only where the exact value within the bound rounds to it
+    return (got > 0 ? exact + bound : bound - exact) >= m.overflow;
+  }
+  return std::fabs(got - exact) <= bound;
 }
 
 }  // namespace matmul

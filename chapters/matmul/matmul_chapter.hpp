@@ -26,6 +26,31 @@ namespace {
 
 using namespace matmul;
 
+// How long a large product takes on the cpu backend, said before it starts (a run of 2048^3
+// would otherwise print nothing for minutes): seconds per multiply-add, measured at 512^3 and
+// 1024^3 on the project's 2-core development machine, idle (shared, it took up to 2.5 times as
+// long). The emulator runs every thread of the grid and every load and store of kernel code
+// calls into it, so stages differ by what a thread does per multiply-add: index 0 is the host
+// stage, 1-5 the emulated ones (6 does not run there).
+inline constexpr double emulated_s_per_madd[] = {2.2e-9, 6e-9, 1.4e-8, 1.5e-9, 1.2e-9, 1.3e-8};
+inline constexpr double reference_s_per_madd = 1.2e-9;  // the double-precision reference on the host
+inline constexpr double announce_above_s = 5;  // runs estimated longer than this are announced
+
+inline std::string duration_text(double s) {
+  return s < 120 ? fmt::format("{:.0f} s", s) : fmt::format("{:.0f} min", s / 60);
+}
+
+// One line on stderr before a run estimated to take long (`line` with "{}" for the time);
+// stdout keeps the tables.
+inline void announce(double seconds, const std::string& line) {
+  if (seconds < announce_above_s) return;
+  std::fflush(stdout);
+  std::string text = line;
+  if (const auto at = text.find("{}"); at != std::string::npos) text.replace(at, 2, duration_text(seconds));
+  std::fprintf(stderr, "%s\n", text.c_str());
+  std::fflush(stderr);
+}
+
 // The chapter's traits for the driver (wb/chapter.hpp): one product C = A B in the element
 // type T of its stages (float: stages 0-4 and cublasSgemm; bf16: stages 5-6 and cublasGemmEx).
 template <class T>
@@ -50,6 +75,12 @@ class matmul_chapter {
     // Small integers (sums exact in fp32 while 4 K < 2^24), zeros and identities: C is exact.
     const bool exact = source_ != "given" && (opt_.fill == "zeros" || opt_.fill == "identity" ||
                                               (opt_.fill == "small-integers" && K_ < (std::int64_t{1} << 22)));
+    if (!wb::backend_is_cuda || M_ * N_ * K_ <= verifier::host_limit) {
+      announce(reference_s_per_madd * madds(),
+               fmt::format("the exact product in double precision on the host, to check the {} stages against: "
+                           "about {{}}",
+                           bf16_stages ? "bf16" : "fp32"));
+    }
     verify_ = std::make_unique<verifier>(A_, B_, M_, N_, K_, d_A_.data(), d_B_.data(), exact);
   }
 
@@ -85,6 +116,14 @@ class matmul_chapter {
     wb::stage_job<output> job;
     job.work = 2.0 * static_cast<double>(M_) * static_cast<double>(N_) * static_cast<double>(K_);
     job.long_stage = {5.0, 2.0, 0.2};  // stages of seconds (the naive ones at 8192^3): fewer runs
+    if (!wb::backend_is_cuda && s.number <= 5 && (s.number != 0 || M_ * N_ * K_ <= (std::int64_t{1} << 30))) {
+      // A run over 5 s is timed by its checked run alone (long_stage), else once more.
+      const double once = emulated_s_per_madd[s.number] * madds();
+      const std::string label = fmt::format("stage {}{}", wb::stage_label(s), variants(s)[row]);
+      announce(once > job.long_stage.single_run_above_s ? once : 2 * once,
+               label + (s.number == 0 ? ": the sequential specification on one host thread: this run takes about {}"
+                                      : ": the cpu backend emulates every thread: this run takes about {}"));
+    }
     if (s.number == 0) {
       if (M_ * N_ * K_ > (std::int64_t{1} << 30)) {
         throw wb::stage_refused("the sequential specification runs on the host up to 2^30 multiply-adds (M N K = " +
@@ -184,6 +223,7 @@ class matmul_chapter {
   }
 
  private:
+  double madds() const { return static_cast<double>(M_) * static_cast<double>(N_) * static_cast<double>(K_); }
   std::vector<int> variant_rows(int stage) const {
     const int count = static_cast<int>(variants_of(stage).size());
     if (count == 0) return {0};

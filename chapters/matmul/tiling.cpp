@@ -1,6 +1,11 @@
 #include "tiling.hpp"
 
+#include <algorithm>
+#include <set>
 #include <stdexcept>
+#include <utility>
+
+#include <fmt/format.h>
 
 #include "fp32_ceiling_shape.hpp"
 #include "hopper_shape.hpp"
@@ -214,6 +219,132 @@ int owner_thread(const tiling& t, std::int64_t r, std::int64_t c) {
       return t.variant == 1 ? in_group : 128 * (1 + static_cast<int>(r / 64)) + in_group;
     }
   }
+}
+
+namespace {
+
+// "0-3, 16-19" for {0, 1, 2, 3, 16, 17, 18, 19}.
+std::string ranges(const std::set<std::int64_t>& values) {
+  std::string out;
+  for (auto it = values.begin(); it != values.end();) {
+    const std::int64_t first = *it;
+    std::int64_t last = first;
+    while (++it != values.end() && *it == last + 1) last = *it;
+    out += fmt::format("{}{}", out.empty() ? "" : ", ",
+                       first == last ? fmt::format("{}", first) : fmt::format("{}-{}", first, last));
+  }
+  return out.empty() ? "none" : out;
+}
+
+struct owned {
+  std::set<std::int64_t> rows, cols;
+  std::int64_t count = 0;
+};
+
+// Which outputs of C are wrong (one flag per element, row-major); no flags: none known.
+struct wrong_map {
+  const std::vector<char>& flags;
+  std::int64_t N = 0;
+  bool at(std::int64_t r, std::int64_t c) const {
+    return !flags.empty() && flags[static_cast<std::size_t>(r * N + c)] != 0;
+  }
+};
+
+// "C[3][17], C[3][18], ..." for at most `most` elements.
+std::string element_list(const std::vector<std::pair<std::int64_t, std::int64_t>>& elements, std::size_t most) {
+  std::string out;
+  for (std::size_t i = 0; i < elements.size() && i < most; ++i) {
+    out += fmt::format("{}C[{}][{}]", i == 0 ? "" : ", ", elements[i].first, elements[i].second);
+  }
+  if (elements.size() > most) out += fmt::format(" and {} more", elements.size() - most);
+  return out;
+}
+
+// A line of the tiling (indented two spaces more than `line`), marked "!!" in place of those
+// two spaces when it holds a wrong output ("!! tile ...": a tile line keeps a space after it).
+void add_line(std::string& out, bool wrong, const std::string& line) {
+  out += (wrong ? (line.rfind(' ', 0) == 0 ? "!!" : "!! ") : "  ") + line + "\n";
+}
+
+}  // namespace
+
+std::string tiling_text(const tiling& t, std::int64_t M, std::int64_t N, std::int64_t K, bool per_thread,
+                        const std::vector<char>& wrong_flags) {
+  if (!wrong_flags.empty() && static_cast<std::int64_t>(wrong_flags.size()) != M * N) {
+    throw std::invalid_argument("tiling_text: one flag per element of C");
+  }
+  const wrong_map wrong{wrong_flags, N};
+  std::string out;
+  const std::int64_t tiles_m = (M + t.block_rows - 1) / t.block_rows, tiles_n = (N + t.block_cols - 1) / t.block_cols;
+  const std::string variant = variants_of(t.stage).empty() ? "" : std::string(variants_of(t.stage)[t.variant].name);
+  out += fmt::format("stage {} ({}): {} x {} outputs per block, {} threads, {}\n", t.name, variant, t.block_rows,
+                     t.block_cols, t.threads,
+                     t.k_step > 0 ? fmt::format("K in steps of {} ({} steps)", t.k_step, (K + t.k_step - 1) / t.k_step)
+                                  : std::string("all of K per thread"));
+  out += fmt::format("  tiling: {}\n  loads: {}\n", t.levels, t.loads);
+  out += fmt::format("  grid: {} x {} tiles{}\n", tiles_m, tiles_n,
+                     t.stage == 6 && t.variant != 1 ? " (one persistent block per SM takes tiles b, b + gridDim.x, ...)"
+                                                    : "");
+  for (std::int64_t tm = 0; tm < tiles_m; ++tm) {
+    for (std::int64_t tn = 0; tn < tiles_n; ++tn) {
+      const std::int64_t r0 = tm * t.block_rows, c0 = tn * t.block_cols;
+      const std::int64_t r1 = std::min(M, r0 + t.block_rows), c1 = std::min(N, c0 + t.block_cols);
+      std::vector<owned> threads(static_cast<std::size_t>(t.threads));
+      std::vector<std::vector<std::pair<std::int64_t, std::int64_t>>> thread_wrong(static_cast<std::size_t>(t.threads));
+      std::int64_t tile_wrong = 0;
+      for (std::int64_t r = r0; r < r1; ++r) {
+        for (std::int64_t c = c0; c < c1; ++c) {
+          const auto owner = static_cast<std::size_t>(owner_thread(t, r - r0, c - c0));
+          owned& o = threads[owner];
+          o.rows.insert(r);
+          o.cols.insert(c);
+          ++o.count;
+          if (wrong.at(r, c)) {
+            thread_wrong[owner].emplace_back(r, c);
+            ++tile_wrong;
+          }
+        }
+      }
+      add_line(out, tile_wrong > 0,
+                   fmt::format("tile ({}, {}): C[{}:{}, {}:{}]{}{}", tm, tn, r0, r1, c0, c1,
+                               r1 - r0 < t.block_rows || c1 - c0 < t.block_cols
+                                   ? " (the tile reaches past C: those outputs are computed from zeros and not stored)"
+                                   : "",
+                               tile_wrong > 0 ? fmt::format(" — {} of its {} outputs wrong", tile_wrong,
+                                                            (r1 - r0) * (c1 - c0))
+                                              : std::string()));
+      for (int w = 0; w < t.threads / 32; ++w) {
+        owned warp;
+        std::vector<std::pair<std::int64_t, std::int64_t>> warp_wrong;
+        for (int l = 0; l < 32; ++l) {
+          const owned& o = threads[static_cast<std::size_t>(32 * w + l)];
+          warp.rows.insert(o.rows.begin(), o.rows.end());
+          warp.cols.insert(o.cols.begin(), o.cols.end());
+          warp.count += o.count;
+          const auto& mine = thread_wrong[static_cast<std::size_t>(32 * w + l)];
+          warp_wrong.insert(warp_wrong.end(), mine.begin(), mine.end());
+        }
+        if (warp.count == 0) continue;
+        std::sort(warp_wrong.begin(), warp_wrong.end());
+        add_line(out, !warp_wrong.empty(),
+                     fmt::format("  warp {}: {} outputs, rows {}, columns {}{}", w, warp.count, ranges(warp.rows),
+                                 ranges(warp.cols),
+                                 warp_wrong.empty() ? std::string()
+                                                    : fmt::format(" — wrong: {}", element_list(warp_wrong, 4))));
+        if (!per_thread || !t.thread_known) continue;
+        for (int l = 0; l < 32; ++l) {
+          const owned& o = threads[static_cast<std::size_t>(32 * w + l)];
+          if (o.count == 0) continue;
+          const auto& mine = thread_wrong[static_cast<std::size_t>(32 * w + l)];
+          add_line(out, !mine.empty(), fmt::format("    thread {} (lane {}): rows {} x columns {}{}", 32 * w + l, l,
+                                                  ranges(o.rows), ranges(o.cols),
+                                                  mine.empty() ? std::string()
+                                                               : fmt::format(" — wrong: {}", element_list(mine, 4))));
+        }
+      }
+    }
+  }
+  return out;
 }
 
 }  // namespace matmul

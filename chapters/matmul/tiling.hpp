@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace matmul {
 
@@ -29,5 +30,12 @@ struct tiling {
 tiling tiling_of(int stage, int variant, std::int64_t M = 0, std::int64_t N = 0);
 // The thread (0 .. threads - 1) of a block that computes element (r, c) of the block's tile.
 int owner_thread(const tiling& t, std::int64_t r, std::int64_t c);
+// What --trace prints of t's tiling of C (M x N; K for the steps): each block tile of C, its
+// warps' outputs and (per_thread, where threads own known outputs) each thread's. `wrong`
+// (empty, or one flag per element of C, row-major, 1 = wrong) marks with "!!" at the start of
+// the line (in its indentation) every tile, warp and thread line that holds a wrong output, and
+// names the wrong outputs there.
+std::string tiling_text(const tiling& t, std::int64_t M, std::int64_t N, std::int64_t K, bool per_thread,
+                        const std::vector<char>& wrong = {});
 
 }  // namespace matmul

@@ -3,14 +3,20 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <set>
+#include <cstring>
 #include <string>
 #include <vector>
 
 #include <fmt/format.h>
 
+#include "wb/device_buffer.hpp"
+#include "wb/runtime.hpp"
 #include "wb/svg.hpp"
+#include "wb/track.hpp"
 
+#include "data.hpp"
+#include "error_bound.hpp"
+#include "matmul.hpp"
 #include "tiling.hpp"
 #include "variants.hpp"
 
@@ -18,23 +24,9 @@ namespace matmul {
 
 namespace {
 
-// "0-3, 16-19" for {0, 1, 2, 3, 16, 17, 18, 19}.
-std::string ranges(const std::set<std::int64_t>& values) {
-  std::string out;
-  for (auto it = values.begin(); it != values.end();) {
-    const std::int64_t first = *it;
-    std::int64_t last = first;
-    while (++it != values.end() && *it == last + 1) last = *it;
-    out += fmt::format("{}{}", out.empty() ? "" : ", ",
-                       first == last ? fmt::format("{}", first) : fmt::format("{}-{}", first, last));
-  }
-  return out.empty() ? "none" : out;
-}
-
-struct owned {
-  std::set<std::int64_t> rows, cols;
-  std::int64_t count = 0;
-};
+// What C is filled with before a traced run: 0x7F7F7F7F, 3.39e38 as a float and as a bf16
+// pair, finite and far from any product here, so an output nobody wrote is wrong.
+constexpr unsigned char trace_poison = 0x7F;
 
 std::vector<int> trace_variants(const options& opt, int stage) {
   const int count = static_cast<int>(variants_of(stage).size());
@@ -45,58 +37,6 @@ std::vector<int> trace_variants(const options& opt, int stage) {
   }
   const int named = opt.variant.empty() ? -1 : variant_index(stage, opt.variant);
   return {named >= 0 ? named : 0};
-}
-
-void print_stage(const tiling& t, std::int64_t M, std::int64_t N, std::int64_t K, bool per_thread) {
-  const std::int64_t tiles_m = (M + t.block_rows - 1) / t.block_rows, tiles_n = (N + t.block_cols - 1) / t.block_cols;
-  const std::string variant = variants_of(t.stage).empty() ? "" : std::string(variants_of(t.stage)[t.variant].name);
-  std::printf("stage %s (%s): %lld x %lld outputs per block, %d threads, %s\n", t.name.c_str(), variant.c_str(),
-              static_cast<long long>(t.block_rows), static_cast<long long>(t.block_cols), t.threads,
-              t.k_step > 0 ? fmt::format("K in steps of {} ({} steps)", t.k_step, (K + t.k_step - 1) / t.k_step).c_str()
-                           : "all of K per thread");
-  std::printf("  tiling: %s\n  loads: %s\n", t.levels.c_str(), t.loads.c_str());
-  std::printf("  grid: %lld x %lld tiles%s\n", static_cast<long long>(tiles_m), static_cast<long long>(tiles_n),
-              t.stage == 6 && t.variant != 1 ? " (one persistent block per SM takes tiles b, b + gridDim.x, ...)" : "");
-  for (std::int64_t tm = 0; tm < tiles_m; ++tm) {
-    for (std::int64_t tn = 0; tn < tiles_n; ++tn) {
-      const std::int64_t r0 = tm * t.block_rows, c0 = tn * t.block_cols;
-      const std::int64_t r1 = std::min(M, r0 + t.block_rows), c1 = std::min(N, c0 + t.block_cols);
-      std::printf("  tile (%lld, %lld): C[%lld:%lld, %lld:%lld]%s\n", static_cast<long long>(tm),
-                  static_cast<long long>(tn), static_cast<long long>(r0), static_cast<long long>(r1),
-                  static_cast<long long>(c0), static_cast<long long>(c1),
-                  r1 - r0 < t.block_rows || c1 - c0 < t.block_cols
-                      ? " (the tile reaches past C: those outputs are computed from zeros and not stored)"
-                      : "");
-      std::vector<owned> threads(static_cast<std::size_t>(t.threads));
-      for (std::int64_t r = r0; r < r1; ++r) {
-        for (std::int64_t c = c0; c < c1; ++c) {
-          owned& o = threads[static_cast<std::size_t>(owner_thread(t, r - r0, c - c0))];
-          o.rows.insert(r);
-          o.cols.insert(c);
-          ++o.count;
-        }
-      }
-      for (int w = 0; w < t.threads / 32; ++w) {
-        owned warp;
-        for (int l = 0; l < 32; ++l) {
-          const owned& o = threads[static_cast<std::size_t>(32 * w + l)];
-          warp.rows.insert(o.rows.begin(), o.rows.end());
-          warp.cols.insert(o.cols.begin(), o.cols.end());
-          warp.count += o.count;
-        }
-        if (warp.count == 0) continue;
-        std::printf("    warp %d: %lld outputs, rows %s, columns %s\n", w, static_cast<long long>(warp.count),
-                    ranges(warp.rows).c_str(), ranges(warp.cols).c_str());
-        if (!per_thread || !t.thread_known) continue;
-        for (int l = 0; l < 32; ++l) {
-          const owned& o = threads[static_cast<std::size_t>(32 * w + l)];
-          if (o.count == 0) continue;
-          std::printf("      thread %d (lane %d): rows %s x columns %s\n", 32 * w + l, l, ranges(o.rows).c_str(),
-                      ranges(o.cols).c_str());
-        }
-      }
-    }
-  }
 }
 
 // Splits text into lines of at most `width` characters at spaces.
@@ -254,32 +194,184 @@ void draw(const tiling& t, std::int64_t M, std::int64_t N, const std::string& fi
 void check_trace_options(const options& opt, bool svg_given) {
   if (svg_given && !opt.trace) throw wb::usage_error("--svg draws the tiling of --trace: give --trace too");
   if (svg_given) wb::require_writable_file(opt.svg, "--svg");
+  // No --m or --n: the small default problem (make_input: trace_default_m, trace_default_n).
   const std::int64_t limit = svg_given ? max_svg_side : max_trace_side;
-  if (opt.m < 0 || opt.n < 0 || opt.m > limit || opt.n > limit) {
+  if (opt.m > limit || opt.n > limit) {
     throw wb::usage_error(fmt::format("--trace{} needs a small problem: give --m and --n of at most {}",
                                       svg_given ? " --svg" : "", limit));
   }
 }
 
+namespace {
+
+// Runs stage `stage` (variant `variant`) of track `t` on the traced problem: C as floats (bf16
+// widened), filled with the poison 0x7F bytes first, so that an output nobody wrote is wrong.
+// Throws what the stage throws (a fault, a race the check found, stage_refused).
+std::vector<float> run_traced(int stage, int variant, wb::track t, const problem_input& in) {
+  const config cfg{variant};
+  const auto MN = static_cast<std::size_t>(in.M * in.N);
+  if (stage == 0) {
+    std::vector<float> C(MN);
+    std::memset(C.data(), trace_poison, C.size() * sizeof(float));
+    WB_WITH_TRACK(matmul, t, { tr::matmul_sequential_host({in.A.data(), in.B.data(), C.data(), in.M, in.N, in.K}); });
+    return C;
+  }
+  if (!stage_is_bf16(stage)) {
+    wb::device_buffer<float> A(in.A), B(in.B), C(MN);
+    C.fill_bytes(trace_poison);
+    const fp32_problem p{A.data(), B.data(), C.data(), in.M, in.N, in.K};
+    WB_WITH_TRACK(matmul, t, {
+      switch (stage) {
+        case 1: tr::matmul_naive(p, cfg); break;
+        case 2: tr::matmul_tiled(p, cfg); break;
+        case 3: tr::matmul_coarsened(p, cfg); break;
+        default: tr::matmul_fp32_ceiling(p, cfg); break;
+      }
+    });
+    WB_CHECK(cudaDeviceSynchronize());
+    return C.to_host();
+  }
+  wb::device_buffer<bf16> A(to_bf16(in.A)), B(to_bf16(in.B)), C(MN);
+  C.fill_bytes(trace_poison);
+  const bf16_problem p{A.data(), B.data(), C.data(), in.M, in.N, in.K};
+  WB_WITH_TRACK(matmul, t, {
+    if (stage == 5) {
+      tr::matmul_wmma(p, cfg);
+    } else {
+      wb::device_buffer<unsigned char> workspace(tr::hopper_workspace_bytes(in.M, in.N, in.K, cfg));
+      tr::matmul_hopper(p, {workspace.data(), workspace.size()}, cfg);
+    }
+  });
+  WB_CHECK(cudaDeviceSynchronize());
+  return to_float(C.to_host());
+}
+
+// One track's run of a stage on the traced problem, checked element by element.
+struct traced_run {
+  wb::track track = wb::track::solution;
+  bool ran = false;      // C came back
+  std::string failure;   // the stage threw: why ("" when it ran)
+  std::string refused;   // the stage cannot run here (stage 6 without an sm_90 GPU)
+  std::vector<char> wrong;  // every element of C: 1 wrong, 0 right (empty: no C)
+  std::int64_t wrong_count = 0;
+  std::string first;     // the first wrong element, as the checks word it
+};
+
+traced_run check_traced(int stage, int variant, wb::track t, const problem_input& in) {
+  traced_run out;
+  out.track = t;
+  std::vector<float> C;
+  try {
+    C = run_traced(stage, variant, t, in);
+  } catch (const wb::stage_refused& e) {
+    out.refused = e.what();
+    return out;
+  } catch (const std::exception& e) {
+    out.failure = e.what();
+    return out;
+  }
+  out.ran = true;
+  // The bf16 stages multiply the inputs rounded to bf16: so does their reference.
+  std::vector<float> A = in.A, B = in.B;
+  if (stage_is_bf16(stage)) {
+    A = to_float(to_bf16(A));
+    B = to_float(to_bf16(B));
+  }
+  const reference_product ref = reference_host(A, B, in.M, in.N, in.K);
+  const error_model model = stage_is_bf16(stage) ? bf16_error_model(in.K) : fp32_error_model(in.K);
+  out.wrong.assign(C.size(), 0);
+  for (std::size_t e = 0; e < C.size(); ++e) {
+    if (element_ok(C[e], ref.C[e], ref.abs_sum[e], model)) continue;
+    out.wrong[e] = 1;
+    ++out.wrong_count;
+  }
+  if (out.wrong_count > 0) {
+    out.first = first_wrong(C, ref, model, "C");
+    if (out.first.rfind("C: ", 0) == 0) out.first.erase(0, 3);  // "C[0][0] = ..., expected ..."
+    float poison;
+    std::memset(&poison, trace_poison, sizeof poison);
+    const float poison_bf16 = wb::to_float(wb::bf16_from_bits(trace_poison * 0x101));
+    for (std::size_t e = 0; e < C.size(); ++e) {
+      if (out.wrong[e] == 0) continue;
+      if (C[e] == poison || C[e] == poison_bf16) out.first += " (the poison C was filled with: never written)";
+      break;
+    }
+  }
+  return out;
+}
+
+// The track's verdict on the stage, and for a C small enough a map of it: '.' right, '!' wrong,
+// each row holding a wrong element marked "!!".
+void print_verdict(const traced_run& r, int stage, std::int64_t M, std::int64_t N, bool map) {
+  const char* track = wb::track_name(r.track);
+  if (!r.refused.empty()) {
+    std::printf("  %s track: not run here (%s)\n", track, r.refused.c_str());
+    return;
+  }
+  if (!r.ran) {
+    std::printf("!! %s track: stage %d failed: %s\n", track, stage, r.failure.c_str());
+    return;
+  }
+  if (r.wrong_count == 0) {
+    std::printf("  %s track: C within the bound of the exact product, every element\n", track);
+    return;
+  }
+  std::printf("!! %s track: %lld of %lld elements of C wrong (marked !!), the first: %s\n", track,
+              static_cast<long long>(r.wrong_count), static_cast<long long>(M * N), r.first.c_str());
+  if (!map || M * N == 0) return;
+  std::printf("  C by the %s track, '.' right, '!' wrong (row i: columns 0-%lld):\n", track,
+              static_cast<long long>(N - 1));
+  for (std::int64_t i = 0; i < M; ++i) {
+    std::string line;
+    bool any = false;
+    for (std::int64_t j = 0; j < N; ++j) {
+      const bool w = r.wrong[static_cast<std::size_t>(i * N + j)] != 0;
+      any = any || w;
+      line += w ? '!' : '.';
+    }
+    std::printf("%s  %4lld %s\n", any ? "!!" : "  ", static_cast<long long>(i), line.c_str());
+  }
+}
+
+}  // namespace
+
 int trace(const options& opt, const problem_input& in, const stage_selection& selected) {
   const bool per_thread = in.M * in.N <= 32 * 32;
+  const bool map = in.M <= max_trace_map_rows && in.N <= max_trace_map_cols;
+  std::vector<wb::track> tracks{wb::track_named(opt.common.track)};
+  if (opt.common.compare) tracks = {wb::track::solution, wb::track::exercise};
+  std::printf("trace: C = A B with M = %lld, N = %lld, K = %lld (%s)%s; each stage runs on it (%s), and every "
+              "element, tile, warp and thread whose output is wrong is marked !!\n",
+              static_cast<long long>(in.M), static_cast<long long>(in.N), static_cast<long long>(in.K),
+              in.source.c_str(), opt.m < 0 || opt.n < 0 || opt.k < 0 ? " (the default for --trace: --m --n --k set it)" : "",
+              opt.common.compare ? "both tracks; the marks are the exercise's"
+                                 : fmt::format("the {} track", wb::track_name(tracks.front())).c_str());
+  int status = 0;
   bool drawn = opt.svg.empty();
   for (const int s : selected.numbers) {
-    if (s == 0) {
-      std::printf("stage 0 sequential: one host thread computes C[i][j] for every i, then every j, summing over k\n");
-      continue;
-    }
-    for (const int v : trace_variants(opt, s)) {
-      const tiling t = tiling_of(s, v, in.M, in.N);
-      print_stage(t, in.M, in.N, in.K, per_thread);
-      if (!drawn) {
-        draw(t, in.M, in.N, opt.svg);
-        drawn = true;
+    std::vector<int> variants = s == 0 ? std::vector<int>{0} : trace_variants(opt, s);
+    for (const int v : variants) {
+      std::vector<traced_run> runs;
+      for (const wb::track t : tracks) runs.push_back(check_traced(s, v, t, in));
+      const traced_run& marked = runs.back();
+      if (s == 0) {
+        std::printf("stage 0 sequential: one host thread computes C[i][j] for every i, then every j, summing over k\n");
+      } else {
+        const tiling t = tiling_of(s, v, in.M, in.N);
+        std::fputs(tiling_text(t, in.M, in.N, in.K, per_thread, marked.wrong).c_str(), stdout);
+        if (!drawn) {
+          draw(t, in.M, in.N, opt.svg);
+          drawn = true;
+        }
+      }
+      for (const traced_run& r : runs) {
+        print_verdict(r, s, in.M, in.N, map);
+        if (!r.failure.empty() || r.wrong_count > 0) status = 1;
       }
     }
   }
   if (!drawn) throw wb::usage_error("--svg: select a stage from 1 to 6 to draw");
-  return 0;
+  return status;
 }
 
 }  // namespace matmul

@@ -34,7 +34,7 @@ verifier::verifier(std::span<const float> A, std::span<const float> B, std::int6
       bf16_(is_bf16<T>),
       exact_(exact),
       // exact: no error in the sums; for a bf16 C, the one rounding to bf16 (at most 2^-8 |C|)
-      model_(exact        ? error_model{0, is_bf16<T> ? 0x1p-8 : 0}
+      model_(exact        ? exact_error_model(is_bf16<T>)
              : is_bf16<T> ? bf16_error_model(K)
                           : fp32_error_model(K)),
       on_device_(wb::backend_is_cuda && M * N * K > host_limit) {

@@ -1,5 +1,6 @@
 // Deliberately defective variants of the chapter's kernels, written as small mutations of the
-// solutions: each test in test_defects.cpp shows its variant failing where the fix passes.
+// solutions: each test in test_defects.cpp and test_races.cpp shows its variant failing where
+// the fix passes.
 //   MM1              stage 2 as printed: Width / TILE_WIDTH blocks and phases, no bounds checks
 //   missing barrier  stage 2 without one of its two __syncthreads()
 //   k off by one     stage 1 with `k <= K`: one term too many, read past the row

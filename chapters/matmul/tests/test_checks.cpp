@@ -1,7 +1,8 @@
 // Every stage against the specification (a double-precision product of the same inputs, within
 // the bound error_bound.hpp derives from K and the types; exact where the inputs are small
 // integers): fresh seeded data, sizes around every tile, warp-tile and k-slice boundary, a NaN or
-// an infinity in A, zero, identity and extreme matrices, empty shapes, K = 0, every variant.
+// an infinity in A, a product past the output type's range, zero, identity and extreme matrices,
+// empty shapes, K = 0, every variant. Also the check itself on overflow, and --trace's marks.
 // Stage 6 runs on an sm_90 GPU only; its layouts are checked on every machine in
 // test_hopper_layout.cpp.
 #include "test_support.hpp"
@@ -12,10 +13,40 @@
 #include "fp32_warp_tile.cuh"
 #endif
 
+#include <cmath>
+#include <limits>
+
 #include "wb/device_buffer.hpp"
 
 using namespace matmul;
 using namespace matmul::testing;
+
+TEST_SUITE("matmul/0 sequential") {
+  TEST_CASE("the check: an infinity is right exactly where the exact product overflows the output type") {
+    const double inf = std::numeric_limits<double>::infinity();
+    const error_model fp32 = fp32_error_model(2), bf16 = bf16_error_model(2);
+    // 6e38 overflows fp32 and bf16: C = +inf (of that sign) is right, a finite or NaN C is not
+    CHECK(element_ok(inf, 6e38, 6e38, fp32));
+    CHECK(element_ok(-inf, -6e38, 6e38, fp32));
+    CHECK_FALSE(element_ok(-inf, 6e38, 6e38, fp32));
+    CHECK_FALSE(element_ok(std::nan(""), 6e38, 6e38, fp32));
+    CHECK_FALSE(element_ok(3.4e38, 6e38, 6e38, fp32));
+    CHECK(element_ok(inf, 6e38, 6e38, bf16));
+    // 3.399e38: past bf16's range (it rounds to infinity from 3.3962e38), inside fp32's (3.4028e38)
+    CHECK(element_ok(inf, 3.399e38, 3.399e38, bf16));
+    CHECK_FALSE(element_ok(inf, 3.399e38, 3.399e38, fp32));
+    CHECK(element_ok(3.399e38, 3.399e38, 3.399e38, fp32));
+    // the thresholds themselves round to infinity; just below them, to the largest finite value
+    CHECK(static_cast<float>(fp32_overflow) == std::numeric_limits<float>::infinity());
+    CHECK(static_cast<float>(std::nextafter(fp32_overflow, 0.0)) == std::numeric_limits<float>::max());
+    CHECK(std::isinf(wb::to_float(wb::to_bf16(static_cast<float>(bf16_overflow)))));
+    CHECK(std::isfinite(wb::to_float(wb::to_bf16(std::nextafter(static_cast<float>(bf16_overflow), 0.0f)))));
+    // a finite product is held to the bound as before; the exact model too
+    CHECK_FALSE(element_ok(inf, 1e38, 1e38, fp32));
+    CHECK(element_ok(inf, 6e38, 6e38, exact_error_model(false)));
+    CHECK_FALSE(element_ok(inf, 3e38, 3e38, exact_error_model(false)));
+  }
+}
 
 TEST_SUITE("matmul/0 sequential") {
   TEST_CASE("a 2 x 2 product by hand") {
@@ -33,6 +64,9 @@ TEST_SUITE("matmul/0 sequential") {
   }
   TEST_CASE("zero, identity and extreme matrices; empty shapes") {
     check_special_matrices(0, {}, wb::testing::seed(4));
+  }
+  TEST_CASE("a product past fp32's range is an infinity of its sign") {
+    check_overflow_rows(0, {});
   }
   TEST_CASE("K = 0: C is all zero") {
     check_zero_k(0, {}, wb::testing::seed(5));
@@ -52,6 +86,10 @@ TEST_SUITE("matmul/1 naive") {
   }
   TEST_CASE("zero, identity and extreme matrices; empty shapes") {
     check_special_matrices(1, {}, wb::testing::seed(15));
+  }
+  TEST_CASE("a product past the output type's range is an infinity of its sign") {
+    check_overflow_rows(1, {0});
+    check_overflow_rows(1, {1});
   }
   TEST_CASE("K = 0: every variant writes an all-zero C") {
     for (int v = 0; v < static_cast<int>(naive_variants.size()); ++v) {
@@ -79,11 +117,41 @@ TEST_SUITE("matmul/2 tiled") {
   TEST_CASE("zero, identity and extreme matrices; empty shapes") {
     check_special_matrices(2, {}, wb::testing::seed(24));
   }
+  TEST_CASE("a product past the output type's range is an infinity of its sign") {
+    check_overflow_rows(2, {});
+  }
   TEST_CASE("K = 0: every variant writes an all-zero C") {
     for (int v = 0; v < static_cast<int>(tiled_variants.size()); ++v) {
       CAPTURE(tiled_variants[static_cast<std::size_t>(v)].name);
       check_zero_k(2, {v}, wb::testing::seed(26));
     }
+  }
+  TEST_CASE("--trace marks with !! the tile, warp and thread of every wrong output, and nothing else") {
+    const tiling t = tiling_of(2, 0);  // 16 x 16 threads, thread r * 16 + c owns (r, c) of its tile
+    const std::int64_t M = 20, N = 20;
+    const std::string right_text = tiling_text(t, M, N, 24, true);
+    CHECK(right_text.find("!!") == std::string::npos);
+    std::vector<char> wrong(static_cast<std::size_t>(M * N), 0);
+    wrong[3 * N + 17] = 1;  // C[3][17]: tile (0, 1), its element (3, 1): thread 49, warp 1, lane 17
+    wrong[19 * N + 19] = 1;  // C[19][19]: tile (1, 1), element (3, 3): thread 51
+    const std::string text = tiling_text(t, M, N, 24, true, wrong);
+    std::vector<std::string> marked;
+    for (std::size_t at = 0, end; at < text.size(); at = end + 1) {
+      end = text.find('\n', at);
+      const std::string line = text.substr(at, end - at);
+      if (line.rfind("!!", 0) == 0) marked.push_back(line);
+    }
+    INFO(text);
+    REQUIRE(marked.size() == 6);  // two tiles, each with one warp and one thread
+    CHECK(marked[0].rfind("!! tile (0, 1): C[0:16, 16:20]", 0) == 0);
+    CHECK(marked[0].find("1 of its 64 outputs wrong") != std::string::npos);
+    CHECK(marked[1].rfind("!!  warp 1:", 0) == 0);
+    CHECK(marked[1].find("wrong: C[3][17]") != std::string::npos);
+    CHECK(marked[2].rfind("!!    thread 49 (lane 17): rows 3 x columns 17 — wrong: C[3][17]", 0) == 0);
+    CHECK(marked[3].rfind("!! tile (1, 1): C[16:20, 16:20]", 0) == 0);
+    CHECK(marked[5].rfind("!!    thread 51 (lane 19): rows 19 x columns 19 — wrong: C[19][19]", 0) == 0);
+    // the unmarked lines are the lines of the right trace
+    CHECK(text.size() > right_text.size());
   }
 }
 
@@ -103,6 +171,10 @@ TEST_SUITE("matmul/3 coarsened") {
   TEST_CASE("zero, identity and extreme matrices; empty shapes") {
     check_special_matrices(3, {0}, wb::testing::seed(35));
     check_special_matrices(3, {1}, wb::testing::seed(36));
+  }
+  TEST_CASE("a product past fp32's range is an infinity of its sign") {
+    check_overflow_rows(3, {0});
+    check_overflow_rows(3, {1});
   }
   TEST_CASE("K = 0: every variant writes an all-zero C") {
     for (int v = 0; v < static_cast<int>(coarsened_variants.size()); ++v) {
@@ -145,6 +217,9 @@ TEST_SUITE("matmul/4 fp32-ceiling") {
   }
   TEST_CASE("zero, identity and extreme matrices; empty shapes") {
     check_special_matrices(4, {}, wb::testing::seed(56));
+  }
+  TEST_CASE("a product past the output type's range is an infinity of its sign") {
+    check_overflow_rows(4, {});
   }
   TEST_CASE("K = 0: every variant writes an all-zero C") {
     for (int v = 0; v < static_cast<int>(fp32_ceiling_variants.size()); ++v) {
@@ -199,6 +274,9 @@ TEST_SUITE("matmul/5 wmma") {
   }
   TEST_CASE("zero, identity and extreme matrices; empty shapes") {
     check_special_matrices(5, {}, wb::testing::seed(67));
+  }
+  TEST_CASE("a product past the output type's range is an infinity of its sign") {
+    check_overflow_rows(5, {});
   }
   TEST_CASE("K = 0: every variant writes an all-zero C") {
     for (int v = 0; v < static_cast<int>(wmma_variants.size()); ++v) {

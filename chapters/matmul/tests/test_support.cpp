@@ -5,9 +5,11 @@
 #include <cstring>
 #include <limits>
 #include <optional>
+#include <regex>
 
 #include <fmt/format.h>
 
+#include "wb/check.hpp"
 #include "wb/device_buffer.hpp"
 #include "wb/race_check.hpp"
 
@@ -24,7 +26,79 @@ const bool registered = wb::testing::register_stages(matmul::stages);
 void round_to_bf16(std::vector<float>& v) {
   for (auto& x : v) x = wb::to_float(wb::to_bf16(x));
 }
+
+// Runs `launch` (a stage or a variant on the device, then a synchronisation); a fault that names
+// a byte of a device allocation (the cpu backend's out-of-bounds check, a race on global memory)
+// is thrown again with that byte said as an element of A, B or C.
+template <class F>
+void naming_elements(const std::vector<device_matrix>& matrices, F&& launch) {
+  try {
+    launch();
+  } catch (const wb::cuda_error& e) {
+    const std::string where = elements_named(e.what(), matrices);
+    if (where.empty()) throw;
+    throw wb::cuda_error(e.code(), std::string(e.what()) + where);
+  }
+}
 }  // namespace
+
+std::string elements_named(const std::string& message, const std::vector<device_matrix>& matrices) {
+  static const std::regex inside(R"(byte (\d+) of a (\d+)-byte device allocation)");
+  static const std::regex before(R"((\d+) bytes? before the start of a (\d+)-byte device allocation)");
+  std::smatch m;
+  std::int64_t offset = 0;
+  std::size_t bytes = 0;
+  if (std::regex_search(message, m, inside)) {
+    offset = std::stoll(m[1].str());
+    bytes = std::stoull(m[2].str());
+  } else if (std::regex_search(message, m, before)) {
+    offset = -std::stoll(m[1].str());
+    bytes = std::stoull(m[2].str());
+  } else {
+    return "";
+  }
+  // The access: a store or an update can only be meant for C, a load for A or B.
+  const std::string head = message.substr(0, static_cast<std::size_t>(m.position(0)));
+  const auto last = [&](const char* word) {
+    const auto at = head.rfind(word);
+    return at == std::string::npos ? -1 : static_cast<long long>(at);
+  };
+  const long long reads = last(" reads"), writes = std::max(last(" writes"), last(" updates"));
+  std::vector<const device_matrix*> candidates;
+  for (const auto& x : matrices) {
+    if (x.bytes == bytes && (reads == writes || (writes > reads) == x.written)) candidates.push_back(&x);
+  }
+  if (candidates.empty()) {
+    for (const auto& x : matrices) {
+      if (x.bytes == bytes) candidates.push_back(&x);
+    }
+  }
+  if (candidates.empty()) return "";
+  std::string names, elements;
+  for (const device_matrix* x : candidates) {
+    const auto size = static_cast<std::int64_t>(x->element_bytes);
+    // floor division: a byte before the start is in row -1
+    const std::int64_t e = offset >= 0 ? offset / size : -((-offset + size - 1) / size);
+    const std::int64_t cols = std::max<std::int64_t>(x->cols, 1);
+    const std::int64_t row = e >= 0 ? e / cols : -((-e + cols - 1) / cols);
+    const std::int64_t col = e - row * cols;
+    const std::string sep = names.empty() ? "" : " or ";
+    names += fmt::format("{}{} ({} x {} {}{})", sep, x->name, x->rows, x->cols, x->element_bytes == 2 ? "bf16" : "floats",
+                         x->note.empty() ? "" : ", " + x->note);
+    std::string element;
+    if (e < 0) {
+      element = fmt::format("before {}'s first element: where {}[{}][{}] would be", x->name, x->name, row, col);
+    } else if (e >= x->rows * x->cols && x->rows * x->cols > 0) {
+      element = fmt::format("past {}'s last element {}[{}][{}]: where {}[{}][{}] would be", x->name, x->name,
+                            x->rows - 1, x->cols - 1, x->name, row, col);
+    } else {
+      element = fmt::format("{}[{}][{}]", x->name, row, col);
+    }
+    elements += sep + element;
+  }
+  return fmt::format(" [in the matrices' terms: that {}-byte allocation is {}; the byte is {}]", bytes, names,
+                     elements);
+}
 
 inputs make_inputs(int stage, std::int64_t M, std::int64_t N, std::int64_t K, fill fa, fill fb, std::uint64_t seed) {
   inputs in{M, N, K, generate(M, K, fa, seed, 0), generate(K, N, fb, seed, 1)};
@@ -57,35 +131,48 @@ std::vector<float> run_stage(int stage, const inputs& in, const config& cfg) {
     wb::device_buffer<float> A(in.A), B(in.B), C(MN);
     C.fill_bytes(output_poison);
     const fp32_problem p{A.data(), B.data(), C.data(), in.M, in.N, in.K};
-    switch (stage) {
-      case 1:
-        track::matmul_naive(p, cfg);
-        break;
-      case 2:
-        track::matmul_tiled(p, cfg);
-        break;
-      case 3:
-        track::matmul_coarsened(p, cfg);
-        break;
-      default:
-        track::matmul_fp32_ceiling(p, cfg);
-        break;
-    }
-    WB_CHECK(cudaDeviceSynchronize());
+    naming_elements(problem_matrices(in, 4), [&] {
+      switch (stage) {
+        case 1:
+          track::matmul_naive(p, cfg);
+          break;
+        case 2:
+          track::matmul_tiled(p, cfg);
+          break;
+        case 3:
+          track::matmul_coarsened(p, cfg);
+          break;
+        default:
+          track::matmul_fp32_ceiling(p, cfg);
+          break;
+      }
+      WB_CHECK(cudaDeviceSynchronize());
+    });
     return C.to_host();
   }
   const std::vector<bf16> A_h = to_bf16(in.A), B_h = to_bf16(in.B);
   wb::device_buffer<bf16> A(A_h), B(B_h), C(MN);
   C.fill_bytes(output_poison);
   const bf16_problem p{A.data(), B.data(), C.data(), in.M, in.N, in.K};
-  if (stage == 5) {
-    track::matmul_wmma(p, cfg);
-  } else {
-    wb::device_buffer<unsigned char> workspace(track::hopper_workspace_bytes(in.M, in.N, in.K, cfg));
-    track::matmul_hopper(p, {workspace.data(), workspace.size()}, cfg);
-  }
-  WB_CHECK(cudaDeviceSynchronize());
+  naming_elements(problem_matrices(in, 2), [&] {
+    if (stage == 5) {
+      track::matmul_wmma(p, cfg);
+    } else {
+      wb::device_buffer<unsigned char> workspace(track::hopper_workspace_bytes(in.M, in.N, in.K, cfg));
+      track::matmul_hopper(p, {workspace.data(), workspace.size()}, cfg);
+    }
+    WB_CHECK(cudaDeviceSynchronize());
+  });
   return to_float(C.to_host());
+}
+
+std::vector<device_matrix> problem_matrices(const inputs& in, std::size_t element_bytes) {
+  const auto bytes = [&](std::int64_t rows, std::int64_t cols) {
+    return static_cast<std::size_t>(rows * cols) * element_bytes;
+  };
+  return {{"A", in.M, in.K, element_bytes, bytes(in.M, in.K), false, ""},
+          {"B", in.K, in.N, element_bytes, bytes(in.K, in.N), false, ""},
+          {"C", in.M, in.N, element_bytes, bytes(in.M, in.N), true, ""}};
 }
 
 error_model model_for(int stage, std::int64_t K) {
@@ -199,6 +286,26 @@ void check_nan_and_inf_rows(int stage, const config& cfg, std::uint64_t seed) {
   }
 }
 
+void check_overflow_rows(int stage, const config& cfg) {
+  // small integers elsewhere (exact sums); 1.5 x 2^127 is exact in fp32 and bf16, and two such
+  // terms of one sign already pass the largest finite value of either
+  inputs in = make_inputs(stage, 5, 33, 20, fill::small_integers, fill::small_integers, 1);
+  const float big = std::ldexp(1.5f, 127);
+  for (std::int64_t k = 0; k < in.K; ++k) {
+    in.A[static_cast<std::size_t>(1 * in.K + k)] = big;
+    in.A[static_cast<std::size_t>(3 * in.K + k)] = -big;
+  }
+  std::fill(in.B.begin(), in.B.end(), 1.0f);  // every term of rows 1 and 3 of one sign
+  round_for_stage(stage, in);
+  const std::vector<float> C = run_stage(stage, in, cfg);
+  check_output(stage, in, C, true, "rows 1 and 3 of C overflow: +inf and -inf");
+  for (std::int64_t j = 0; j < in.N; ++j) {
+    CAPTURE(j);
+    CHECK(C[static_cast<std::size_t>(1 * in.N + j)] == std::numeric_limits<float>::infinity());
+    CHECK(C[static_cast<std::size_t>(3 * in.N + j)] == -std::numeric_limits<float>::infinity());
+  }
+}
+
 void check_special_matrices(int stage, const config& cfg, std::uint64_t seed) {
   check_case(stage, make_inputs(stage, 45, 70, 39, fill::zeros, fill::uniform, seed), cfg, true, "A = 0");
   check_case(stage, make_inputs(stage, 45, 70, 39, fill::identity, fill::uniform, seed + 1), cfg, true,
@@ -228,8 +335,15 @@ std::vector<float> run_defective(const inputs& in, const std::function<void(cons
   B.insert(B.end(), static_cast<std::size_t>(in.N + 16), 1000.0f);
   wb::device_buffer<float> d_A(A), d_B(B), d_C(static_cast<std::size_t>(in.M * in.N));
   d_C.fill_bytes(output_poison);
-  run(d_A.data(), d_B.data(), d_C.data());
-  WB_CHECK(cudaDeviceSynchronize());
+  std::vector<device_matrix> matrices = problem_matrices(in, 4);
+  matrices[0].bytes = A.size() * sizeof(float);
+  matrices[0].note = "then a row of 1000s";
+  matrices[1].bytes = B.size() * sizeof(float);
+  matrices[1].note = "then a row of 1000s";
+  naming_elements(matrices, [&] {
+    run(d_A.data(), d_B.data(), d_C.data());
+    WB_CHECK(cudaDeviceSynchronize());
+  });
   return d_C.to_host();
 }
 

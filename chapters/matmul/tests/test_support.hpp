@@ -37,7 +37,26 @@ inputs make_inputs(int stage, std::int64_t M, std::int64_t N, std::int64_t K, fi
 void round_for_stage(int stage, inputs& in);
 
 // Runs stage `stage` (0-6) of this build's track; C as floats (bf16 outputs widened exactly).
+// A fault naming a byte of A, B or C (out of bounds, a race on global memory) says which matrix,
+// row and column that byte is (elements_named).
 std::vector<float> run_stage(int stage, const inputs& in, const config& cfg = {});
+
+// A matrix on the device as a fault message meets it: a device allocation of `bytes`.
+struct device_matrix {
+  const char* name;  // "A", "B", "C"
+  std::int64_t rows, cols;
+  std::size_t element_bytes;  // 4 (float) or 2 (bf16)
+  std::size_t bytes;  // the allocation (rows x cols elements, or more: run_defective's padding)
+  bool written;  // the kernel stores into it (C); it only loads A and B
+  std::string note;  // what follows the matrix in the allocation, if anything
+};
+// A, B and C of the case, of elements of element_bytes.
+std::vector<device_matrix> problem_matrices(const inputs& in, std::size_t element_bytes);
+// For a fault message naming "byte X of a Y-byte device allocation" (or "X bytes before the
+// start of" one): which of `matrices` that allocation is (by its size and whether the access
+// loads or stores) and which element the byte is, row and column, also past either end;
+// "" when the message names no such byte or no matrix has that size.
+std::string elements_named(const std::string& message, const std::vector<device_matrix>& matrices);
 
 error_model model_for(int stage, std::int64_t K);
 // The exact product rounded to the stage's output type (float, or bf16 widened to float).
@@ -64,6 +83,9 @@ std::vector<shape> boundary_shapes(std::initializer_list<std::int64_t> sizes, st
 void check_shapes(int stage, const config& cfg, const std::vector<shape>& shapes, std::uint64_t seed);
 // A NaN in one row of A and an infinity in another reach exactly their rows of C.
 void check_nan_and_inf_rows(int stage, const config& cfg, std::uint64_t seed);
+// Rows of A whose products overflow the output type: C's row is +infinity (the sums of
+// 1.5 x 2^127 terms), another -infinity, the others finite and within the bound; exact.
+void check_overflow_rows(int stage, const config& cfg);
 // All-zero A, identity A (C = B's first rows), K = 0 (C = 0), extreme magnitudes, K past 2^16,
 // M or N = 0.
 void check_special_matrices(int stage, const config& cfg, std::uint64_t seed);
