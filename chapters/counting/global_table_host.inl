@@ -1,6 +1,10 @@
-// The host side of stage 7's one global table, shared by both tracks (their global_table.cuh
-// includes it at its end): the table's size, its place in the workspace, the three launches
-// (clear, insert, compact) and the sort of its distinct pairs.
+// The host side of stage 7's one global table, shared by both tracks.
+// Included by: solutions/counting/global_table.cuh and exercises/counting/global_table.cuh, at
+// their end.
+// Launches: insert_kernel and compact_kernel (the track's global_table.cuh); clear_table_kernel
+// (chapters/counting/hash_count_state.cuh).
+// Here: the table's size, its place in the workspace, the three launches (clear, insert,
+// compact) and the sort of its distinct pairs.
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>

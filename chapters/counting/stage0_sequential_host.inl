@@ -1,5 +1,8 @@
-// The rest of stage 0, shared by both tracks (solutions/ and exercises/stage0_sequential.cpp
-// include it at their end): the table in ascending order, the instantiations.
+// The rest of stage 0, shared by both tracks.
+// Included by: solutions/counting/stage0_sequential.cpp and
+// exercises/counting/stage0_sequential.cpp, at their end.
+// Launches: nothing (stage 0 runs on the host).
+// Here: the table in ascending order, the instantiations.
 #include <algorithm>
 
 namespace counting::WB_TRACK {

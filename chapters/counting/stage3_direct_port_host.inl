@@ -1,6 +1,8 @@
-// The host side of stage 3, shared by both tracks (solutions/ and exercises/
-// stage3_direct_port.cu include it at their end): the O(N^2) guard (D1), the workspace, the two
-// launches, the instantiations.
+// Stage 3's host side, shared by both tracks.
+// Included by: solutions/counting/stage3_direct_port.cu and
+// exercises/counting/stage3_direct_port.cu, at their end.
+// Launches: count_duplicates_kernel, rank_and_write_kernel (the track file's).
+// Here: the O(N^2) guard (D1), the workspace, the two launches, the instantiations.
 #include <cstdio>
 #include <stdexcept>
 

@@ -1,7 +1,10 @@
-// The host side of stage 4, shared by both tracks (solutions/ and exercises/
-// dynamic/stage4_dynamic_parallelism.cu include it at their end): the workspace, the limits on
-// N and on pending child launches, the host launches of the parent and of the building blocks
-// the checks use, the instantiations.
+// Stage 4's host side, shared by both tracks.
+// Included by: solutions/counting/dynamic/stage4_dynamic_parallelism.cu and
+// exercises/counting/dynamic/stage4_dynamic_parallelism.cu, at their end.
+// Launches: parent_kernel; for the checks, the building blocks count_if_kernel, merge_kernel and
+// rank_kernel (all the track file's).
+// Here: the workspace, the limits on N and on pending child launches, the host launches, the
+// instantiations.
 #include <cstdio>
 #include <stdexcept>
 

@@ -1,5 +1,8 @@
-// The host side of stage 5, shared by both tracks (solutions/ and exercises/
-// stage5_global_atomics.cu include it at their end): zero the bins, launch, write the table.
+// Stage 5's host side, shared by both tracks.
+// Included by: solutions/counting/stage5_global_atomics.cu and
+// exercises/counting/stage5_global_atomics.cu, at their end.
+// Launches: histogram_global_atomics_kernel (the track file's).
+// Here: zero the bins, launch, write the table.
 #include <stdexcept>
 
 namespace counting::WB_TRACK {

@@ -1,7 +1,10 @@
-// The host side of stage 6, shared by both tracks (solutions/ and exercises/
-// stage6_privatized.cu include it at their end): the persistent grid's size, the shared-memory
-// opt-in, the workspace. The track file names its counter layouts (layout_choices, picked by
-// cfg.variant) and how many 16-byte loads a thread keeps in flight (loads_in_flight).
+// Stage 6's host side, shared by both tracks.
+// Included by: solutions/counting/stage6_privatized.cu and exercises/counting/stage6_privatized.cu,
+// at their end.
+// Launches: histogram_privatized_kernel (the track file's), one instantiation per counter layout.
+// Here: the persistent grid's size, the shared-memory opt-in, the workspace. The track file
+// names its counter layouts (layout_choices, picked by cfg.variant) and how many 16-byte loads
+// a thread keeps in flight (loads_in_flight).
 #include <cstddef>
 #include <map>
 #include <mutex>

@@ -1,4 +1,7 @@
-// Stage 3's host side, shared by both tracks (included at the end of coarsened.cu).
+// Stage 3's host side, shared by both tracks.
+// Included by: solutions/matmul/coarsened.cu and exercises/matmul/coarsened.cu, at their end.
+// Launches: matmul_coarse_kernel, matmul_register_tile_kernel (the track file's).
+// Here: the launch shape of each variant.
 #include "variants.hpp"
 
 namespace matmul::WB_TRACK {

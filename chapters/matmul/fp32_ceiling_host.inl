@@ -1,5 +1,8 @@
-// Stage 4's host side, shared by both tracks (included by fp32_ceiling.cu after the kernels): the
-// compiled shapes (variants.hpp) and when 16-byte accesses are allowed.
+// Stage 4's host side, shared by both tracks.
+// Included by: solutions/matmul/fp32_ceiling.cu and exercises/matmul/fp32_ceiling.cu, after the
+// track's fp32_ceiling.cuh.
+// Launches: matmul_fp32_ceiling_kernel (the track's fp32_ceiling.cuh), one instantiation per shape.
+// Here: the compiled shapes (variants.hpp) and when 16-byte accesses are allowed.
 #include <cstdint>
 
 #include "variants.hpp"

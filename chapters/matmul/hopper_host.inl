@@ -1,5 +1,9 @@
-// Stage 6's host side, shared by both tracks (included by hopper/hopper.cu after the kernels): the
-// checks that the GPU can run it, the padded copies the TMA needs for rows that are no
+// Stage 6's host side, shared by both tracks.
+// Included by: solutions/matmul/hopper/hopper.cu and exercises/matmul/hopper/hopper.cu, after the
+// track's hopper.cuh.
+// Launches: hopper::matmul_hopper_specialized_kernel, hopper::matmul_hopper_simple_kernel (the
+// track's hopper.cuh); pad_rows_kernel (defined here).
+// Here: the checks that the GPU can run it, the padded copies the TMA needs for rows that are no
 // multiple of 16 bytes, the tensor maps, the launch of each variant (variants.hpp).
 #include <cstdint>
 #include <stdexcept>

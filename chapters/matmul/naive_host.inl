@@ -1,5 +1,7 @@
-// Stage 1's host side, shared by both tracks (included at the end of naive.cu): the launch
-// shape of each variant.
+// Stage 1's host side, shared by both tracks.
+// Included by: solutions/matmul/naive.cu and exercises/matmul/naive.cu, at their end.
+// Launches: matmul_naive_kernel (the track file's).
+// Here: the launch shape of each variant.
 #include "variants.hpp"
 
 namespace matmul::WB_TRACK {

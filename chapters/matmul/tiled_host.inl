@@ -1,4 +1,7 @@
-// Stage 2's host side, shared by both tracks (included at the end of tiled.cu).
+// Stage 2's host side, shared by both tracks.
+// Included by: solutions/matmul/tiled.cu and exercises/matmul/tiled.cu, at their end.
+// Launches: matmul_tiled_kernel (the track file's), one instantiation per tile width.
+// Here: the tile width of each variant.
 #include "variants.hpp"
 
 namespace matmul::WB_TRACK {

@@ -1,5 +1,7 @@
-// Stage 5's host side, shared by both tracks (included by wmma.cu after the kernels): the compiled
-// shapes (variants.hpp) and when whole 16-byte copies are allowed.
+// Stage 5's host side, shared by both tracks.
+// Included by: solutions/matmul/wmma.cu and exercises/matmul/wmma.cu, after the track's wmma.cuh.
+// Launches: matmul_wmma_kernel (the track's wmma.cuh), one instantiation per shape.
+// Here: the compiled shapes (variants.hpp) and when whole 16-byte copies are allowed.
 #include <cstdint>
 
 #include "variants.hpp"

@@ -1,7 +1,9 @@
-// Stage 6's host side, shared by both tracks (included at the end of at_bandwidth.cu): the
-// plain partition pass's launch, the tiles' launch (one instantiation per compiled shape) and
-// the stage's entry point. The track file provides the partition pass it runs
-// (partition_pass, partition_pass_temp_bytes).
+// Stage 6's host side, shared by both tracks.
+// Included by: solutions/merge/at_bandwidth.cu and exercises/merge/at_bandwidth.cu, at their end.
+// Launches: merge_tile_kernel (the track's block_merge.cuh), one instantiation per compiled
+// shape; merge_path_partition_kernel (the track's partition.cuh) for the plain partition pass.
+// Here: the plain partition pass's launch, the tiles' launch and the stage's entry point. The
+// track file provides the partition pass it runs (partition_pass, partition_pass_temp_bytes).
 #include <stdexcept>
 #include <string>
 

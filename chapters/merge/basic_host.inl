@@ -1,5 +1,7 @@
-// Stage 2's host side, shared by both tracks (included at the end of basic.cu): the launch
-// configuration, checked by resolve() (config.hpp), and the instantiations.
+// Stage 2's host side, shared by both tracks.
+// Included by: solutions/merge/basic.cu and exercises/merge/basic.cu, at their end.
+// Launches: merge_basic_kernel (the track file's).
+// Here: the launch configuration, checked by resolve() (config.hpp), and the instantiations.
 namespace merge::WB_TRACK {
 
 template <class K>

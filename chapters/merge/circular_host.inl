@@ -1,5 +1,7 @@
-// Stage 4's host side, shared by both tracks (included at the end of circular.cu): the launch
-// configuration, and co_rank_circular called on the host for the M10 check.
+// Stage 4's host side, shared by both tracks.
+// Included by: solutions/merge/circular.cu and exercises/merge/circular.cu, at their end.
+// Launches: merge_circular_kernel (the track file's).
+// Here: the launch configuration, and co_rank_circular called on the host for the M10 check.
 namespace merge::WB_TRACK {
 
 template <class K>

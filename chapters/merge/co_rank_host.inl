@@ -1,6 +1,8 @@
-// Stage 1's host side, shared by both tracks (included at the end of co_rank.cu): co_rank
-// called on the host, and on the device for every output rank, for the checks, the executable
-// and --trace; part_begin (stage 2's output_ranges.cuh) called on the host.
+// Stage 1's host side, shared by both tracks.
+// Included by: solutions/merge/co_rank.cu and exercises/merge/co_rank.cu, at their end.
+// Launches: co_rank_kernel (defined here), which calls the track's co_rank.
+// Here: co_rank called on the host, and on the device for every output rank, for the checks,
+// the executable and --trace; part_begin (stage 2's output_ranges.cuh) called on the host.
 namespace merge::WB_TRACK {
 
 template <class K>

@@ -1,5 +1,8 @@
-// Stage 5's host side, shared by both tracks (included at the end of coarsened.cu): the launch
-// (one block per tile, exact shared memory), and the block-level searches alone for the sweep.
+// Stage 5's host side, shared by both tracks.
+// Included by: solutions/merge/coarsened.cu and exercises/merge/coarsened.cu, at their end.
+// Launches: merge_coarsened_kernel (the track file's); tile_boundary_co_rank_kernel (defined here).
+// Here: the launch (one block per tile, exact shared memory), and the block-level searches alone
+// for the sweep.
 namespace merge::WB_TRACK {
 
 // Stage 5's block-level searches alone, for the sweep: one thread per tile boundary runs the

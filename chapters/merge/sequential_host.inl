@@ -1,5 +1,7 @@
-// Stage 0's host side, shared by both tracks (included at the end of sequential.cu): the
-// specification called on host arrays, for the checks and the executable.
+// Stage 0's host side, shared by both tracks.
+// Included by: solutions/merge/sequential.cu and exercises/merge/sequential.cu, at their end.
+// Launches: nothing (stage 0 runs on the host).
+// Here: the specification called on host arrays, for the checks and the executable.
 namespace merge::WB_TRACK {
 
 template <class K>

@@ -1,5 +1,8 @@
-// Stage 3's host side, shared by both tracks (included at the end of tiled.cu): the launch
-// configuration and shared memory (2 * tile_size keys), checked by resolve() (config.hpp).
+// Stage 3's host side, shared by both tracks.
+// Included by: solutions/merge/tiled.cu and exercises/merge/tiled.cu, at their end.
+// Launches: merge_tiled_kernel (the track file's).
+// Here: the launch configuration and shared memory (2 * tile_size keys), checked by resolve()
+// (config.hpp).
 namespace merge::WB_TRACK {
 
 template <class K>

@@ -1,5 +1,8 @@
-// Stage 5's host side, shared by both tracks (included at the end of at_bandwidth.cu, after
-// at_bandwidth_kernel and kLoadsInFlight): one launch of one wave of blocks.
+// Stage 5's host side, shared by both tracks.
+// Included by: solutions/reduction/at_bandwidth.cu and exercises/reduction/at_bandwidth.cu, at
+// their end (after at_bandwidth_kernel and kLoadsInFlight).
+// Launches: at_bandwidth_kernel (the track file's).
+// Here: one launch of one wave of blocks.
 #include <algorithm>
 
 namespace reduction::WB_TRACK {

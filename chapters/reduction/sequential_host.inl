@@ -1,5 +1,8 @@
-// Stage 0's explicit instantiations, shared by both tracks (included at the end of
-// sequential.cpp): the four input types every stage handles.
+// Stage 0's explicit instantiations, shared by both tracks.
+// Included by: solutions/reduction/sequential.cpp and exercises/reduction/sequential.cpp, at
+// their end.
+// Launches: nothing (stage 0 runs on the host).
+// Here: the four input types every stage handles.
 namespace reduction::WB_TRACK {
 
 template std::int64_t sum_sequential<std::int32_t>(std::span<const std::int32_t>);

@@ -1,5 +1,7 @@
-// Stage 4's host side, shared by both tracks (included at the end of shuffle.cu, after
-// shuffle_kernel): two passes, like stage 1, with no dynamic shared memory.
+// Stage 4's host side, shared by both tracks.
+// Included by: solutions/reduction/shuffle.cu and exercises/reduction/shuffle.cu, at their end.
+// Launches: shuffle_kernel (the track file's), once per pass.
+// Here: two passes, like stage 1, with no dynamic shared memory.
 namespace reduction::WB_TRACK {
 
 template <class T>

@@ -1,5 +1,8 @@
-// Stage 2's host side, shared by both tracks (included at the end of warp_synchronous.cu,
-// after warp_synchronous_kernel): the same two passes as stage 1.
+// Stage 2's host side, shared by both tracks.
+// Included by: solutions/reduction/warp_synchronous.cu and exercises/reduction/warp_synchronous.cu,
+// at their end.
+// Launches: warp_synchronous_kernel (the track file's), once per pass.
+// Here: the same two passes as stage 1.
 namespace reduction::WB_TRACK {
 
 template <class T>

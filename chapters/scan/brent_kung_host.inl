@@ -1,5 +1,7 @@
-// The host side of stage 2 (included at the end of both tracks' brent_kung.cu): one block,
-// two shared values per thread.
+// Stage 2's host side, shared by both tracks.
+// Included by: solutions/scan/brent_kung.cu and exercises/scan/brent_kung.cu, at their end.
+// Launches: brent_kung_kernel (the track file's).
+// Here: one block, two shared values per thread.
 #include "trace_kernels.hpp"
 
 namespace scan::WB_TRACK {

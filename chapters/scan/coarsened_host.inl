@@ -1,5 +1,7 @@
-// The host side of stage 3 (included at the end of both tracks' coarsened.cu): one block,
-// a section of block x items in shared memory.
+// Stage 3's host side, shared by both tracks.
+// Included by: solutions/scan/coarsened.cu and exercises/scan/coarsened.cu, at their end.
+// Launches: coarsened_kernel (the track file's).
+// Here: one block, a section of block x items in shared memory.
 namespace scan::WB_TRACK {
 
 template <class T>

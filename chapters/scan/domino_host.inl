@@ -1,5 +1,8 @@
-// The host side of stage 5 (included at the end of both tracks' domino.cu): the tile counter
-// and the flags are zeroed before every launch (one memset: they are carved side by side).
+// Stage 5's host side, shared by both tracks.
+// Included by: solutions/scan/domino.cu and exercises/scan/domino.cu, at their end.
+// Launches: domino_kernel (the track file's).
+// Here: the tile counter and the flags are zeroed before every launch (one memset: they are
+// carved side by side).
 namespace scan::WB_TRACK {
 
 template <class T>

@@ -1,5 +1,7 @@
-// The host side of stage 1 (included at the end of both tracks' kogge_stone.cu): one block,
-// one shared value per thread.
+// Stage 1's host side, shared by both tracks.
+// Included by: solutions/scan/kogge_stone.cu and exercises/scan/kogge_stone.cu, at their end.
+// Launches: kogge_stone_kernel (the track file's).
+// Here: one block, one shared value per thread.
 #include "trace_kernels.hpp"
 
 namespace scan::WB_TRACK {

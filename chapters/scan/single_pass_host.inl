@@ -1,9 +1,12 @@
-// The host side of stage 6 (included at the end of both tracks' single_pass.cu): the tile
-// size (scan_common.cpp's rules); the tile states carved from the workspace (each track's
-// tile_status says how) and zeroed with the tile counter in one memset (the solution: one
-// kernel, behind which the scan kernel starts early); the persistent grid
-// (as many blocks as fit on the GPU at once, no more than there are tiles) and its
-// shared-memory ring; the kernel picked by vectors per thread.
+// Stage 6's host side, shared by both tracks.
+// Included by: solutions/scan/single_pass.cu and exercises/scan/single_pass.cu, at their end.
+// Launches: single_pass_kernel (the track file's), one instantiation per vector width; in the
+// solution also zero_words_kernel (defined here).
+// Here: the tile size (scan_common.cpp's rules); the tile states carved from the workspace (each
+// track's tile_status says how) and zeroed with the tile counter in one memset (the solution: one
+// kernel, behind which the scan kernel starts early); the persistent grid (as many blocks as fit
+// on the GPU at once, no more than there are tiles) and its shared-memory ring; the kernel
+// picked by vectors per thread.
 #include <algorithm>
 #include <stdexcept>
 #include <string>

@@ -1,6 +1,9 @@
-// The host side of stage 6 (included at the end of both tracks' merge_sort.cu): the compiled
-// shapes, level 0 (sort the tiles), then one partition and one merge launch per level,
-// ping-ponging so that the last level lands in the output.
+// Stage 6's host side, shared by both tracks.
+// Included by: solutions/sort/merge_sort.cu and exercises/sort/merge_sort.cu, at their end.
+// Launches: block_sort_kernel (the track's tile_sort.cuh); merge_partition_kernel and
+// merge_pass_kernel (the track's merge_pass.cuh).
+// Here: the compiled shapes, level 0 (sort the tiles), then one partition and one merge launch
+// per level, ping-ponging so that the last level lands in the output.
 #include <cstddef>
 #include <stdexcept>
 #include <string>

@@ -1,5 +1,8 @@
-// The host side of stage 1 (included at the end of both tracks' one_bit.cu): one pass per
-// bit, one key per thread.
+// Stage 1's host side, shared by both tracks.
+// Included by: solutions/sort/one_bit.cu and exercises/sort/one_bit.cu, at their end.
+// Launches: one_bit_scatter_kernel (the track file's); digit_count_kernel
+// (chapters/sort/block_helpers.cuh).
+// Here: one pass per bit, one key per thread.
 #include "radix_passes.hpp"
 
 namespace sort::WB_TRACK {

@@ -1,8 +1,12 @@
-// The host side of stage 5 (included at the end of both tracks' onesweep.cu): one memset,
-// the histogram kernel, the plan kernel, then one pass kernel per 8-bit digit (and portion)
-// and, for keys without values in a track that has it (the solution), the few-digits kernel beside it
-// (one of the two sorts the pass). It never waits for the device: which passes run, and which
-// kernel sorts each, is decided there (the plan).
+// Stage 5's host side, shared by both tracks.
+// Included by: solutions/sort/onesweep.cu and exercises/sort/onesweep.cu, at their end.
+// Launches: onesweep_histogram_kernel and onesweep_plan_kernel (the track's
+// onesweep_histogram.cuh), onesweep_pass_kernel (onesweep_pass.cuh); in the solution also
+// onesweep_few_digits_kernel (onesweep_few_digits.cuh).
+// Here: one memset, the histogram kernel, the plan kernel, then one pass kernel per 8-bit digit
+// (and portion) and, for keys without values in a track that has it (the solution), the
+// few-digits kernel beside it (one of the two sorts the pass). It never waits for the device:
+// which passes run, and which kernel sorts each, is decided there (the plan).
 #include <algorithm>
 #include <cstddef>
 #include <stdexcept>
