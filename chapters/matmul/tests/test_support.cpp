@@ -352,17 +352,4 @@ bool right(const inputs& in, const std::vector<float>& C) {
   return first_wrong(C, ref, fp32_error_model(in.K), "C").empty();
 }
 
-void under_fixed_orders(const std::function<void(const char*)>& f) {
-#if defined(WB_BACKEND_CPU)
-  const std::string saved = wb::cpu::schedule_order_name();
-  for (const char* order : {"in-order", "reverse"}) {
-    wb::cpu::set_schedule_order(order);
-    f(order);
-  }
-  wb::cpu::set_schedule_order(saved);
-#else
-  f("the GPU's");
-#endif
-}
-
 }  // namespace matmul::testing

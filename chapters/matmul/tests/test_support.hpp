@@ -98,10 +98,8 @@ void check_zero_k(int stage, const config& cfg, std::uint64_t seed);
 std::vector<float> run_defective(const inputs& in, const std::function<void(const float*, const float*, float*)>& run);
 // Is C the product of the case's fp32 inputs within the bound?
 bool right(const inputs& in, const std::vector<float>& C);
-// A race shows on the cpu backend under a fixed scheduling order: runs `f` under in-order and
-// reverse, then restores the order this run started with. On a GPU the outcome of a race is
-// not fixed (f runs once): there compute-sanitizer --tool racecheck is the check.
-void under_fixed_orders(const std::function<void(const char*)>& f);
+// Runs a check under each fixed cpu-emulator scheduling order (on a GPU once): wb/testing.hpp.
+using wb::testing::under_fixed_orders;
 
 // Problems past 2^31 elements (64-bit indices) for the [large] checks of stages 4-6
 // (test_support_large.cu): runs `stage(problem)` on M x K times K x N small-integer matrices of

@@ -3,6 +3,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <map>
 #include <optional>
@@ -67,6 +68,12 @@ bool gpu_present();
 // this; a stage past the current test suite's ("scan/3 coarsened" -> 3) throws, naming both.
 // Outside a chapter/N suite it accepts every stage.
 void expect_stage_in_reach(int stage);
+
+// A race shows on the cpu backend under a fixed scheduling order: runs `f` once under each of
+// in-order and reverse (f gets the order's name), then restores the order the run started
+// with. On a GPU a race's outcome is not fixed: f runs once ("the GPU's"), so it checks there
+// only what holds whatever the order (compute-sanitizer --tool racecheck finds the race).
+void under_fixed_orders(const std::function<void(const char* order)>& f);
 
 // Messages about mismatches (wb/mismatch.hpp), under their test names.
 using wb::first_mismatch;

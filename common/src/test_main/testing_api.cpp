@@ -1,5 +1,5 @@
 // wb::testing (wb/testing.hpp): the run's seed, the stage registry, GPU presence, the stage in
-// reach of a suite.
+// reach of a suite, the fixed scheduling orders.
 #include <unistd.h>
 
 #include <charconv>
@@ -7,8 +7,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <random>
 #include <stdexcept>
+#include <string>
 
 #include <fmt/format.h>
 
@@ -101,6 +103,22 @@ void expect_stage_in_reach(int stage) {
         "that stage's suite)",
         suite, stage, at, stage));
   }
+}
+
+void under_fixed_orders(const std::function<void(const char* order)>& f) {
+#if defined(WB_BACKEND_CPU)
+  // The order this run started with comes back also when f throws (a REQUIRE that fails).
+  struct restore_order {
+    std::string saved = wb::cpu::schedule_order_name();
+    ~restore_order() { wb::cpu::set_schedule_order(saved); }
+  } restore;
+  for (const char* order : {"in-order", "reverse"}) {
+    wb::cpu::set_schedule_order(order);
+    f(order);
+  }
+#else
+  f("the GPU's");
+#endif
 }
 
 }  // namespace wb::testing
