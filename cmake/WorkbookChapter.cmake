@@ -42,6 +42,25 @@ function(wb_kernel_sources)
   endforeach()
 endfunction()
 
+# The checks' plain C++ (the doctest cases, the references they compare with, the test main) and
+# wb's are compiled at WB_CHECKS_OPTIMIZATION in an optimized build: at -O3 the optimizer takes
+# about half of their compile time (doctest's expressions, inlined), and the checks spend their
+# time in the kernels and the emulator, which keep the build type's level. Empty: the build
+# type's level everywhere.
+set(WB_CHECKS_OPTIMIZATION "-O1" CACHE STRING
+    "Optimization flag (one) for the tests' and wb's plain C++ in optimized builds (empty: the build type's)")
+function(wb_checks_sources)
+  if(NOT WB_CHECKS_OPTIMIZATION)
+    return()
+  endif()
+  foreach(src IN LISTS ARGN)
+    if(src MATCHES "\\.cpp$")
+      set_property(SOURCE ${src} APPEND PROPERTY COMPILE_OPTIONS
+                   "$<$<NOT:$<CONFIG:Debug>>:${WB_CHECKS_OPTIMIZATION}>")
+    endif()
+  endforeach()
+endfunction()
+
 # Flags every workbook target gets.
 function(wb_target_defaults target)
   target_compile_features(${target} PUBLIC cxx_std_20)
@@ -122,6 +141,9 @@ function(wb_add_chapter name)
     endif()
     add_executable(${test_target} ${ARG_TESTS})
     wb_kernel_sources(${ARG_TESTS})
+    if(track STREQUAL "solution")  # the two test binaries share the sources
+      wb_checks_sources(${ARG_TESTS})
+    endif()
     wb_target_defaults(${test_target})
     target_compile_definitions(${test_target} PRIVATE WB_TRACK=${track})
     # A test may use a piece of the track directly (a device helper, with a kernel of its own).
