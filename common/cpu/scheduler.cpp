@@ -18,6 +18,7 @@
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
 #include <memory>
 #include <mutex>
 #include <stdexcept>
@@ -96,6 +97,14 @@ struct emulated_thread {
   ctx::fiber fiber;  // this thread's context while it is suspended
   std::source_location site;
   bool waited_for_previous_grid = false;  // grid_dependency_wait
+  // cp.async: the copies issued and not yet landed, with their group (no_group: not committed)
+  struct pending_copy {
+    async_copy copy;
+    std::uint64_t group;
+  };
+  static constexpr std::uint64_t no_group = ~std::uint64_t{0};
+  std::deque<pending_copy> async_copies;
+  std::uint64_t async_groups = 0;  // groups committed so far
   // barrier
   int barrier_kind = 0;
   int predicate = 0;
@@ -592,6 +601,37 @@ void grid_dependency_wait() {
   if (t_thread != nullptr) t_thread->waited_for_previous_grid = true;
 }
 bool grid_dependency_waited() { return t_thread != nullptr && t_thread->waited_for_previous_grid; }
+
+namespace {
+// The calling thread's cp.async state (outside a kernel, one of the host thread's own).
+emulated_thread& async_owner() {
+  static thread_local emulated_thread host;
+  return t_thread != nullptr ? *t_thread : host;
+}
+}  // namespace
+
+void async_copy_issue(const async_copy& copy) {
+  async_owner().async_copies.push_back({copy, emulated_thread::no_group});
+}
+void async_copy_commit() {
+  emulated_thread& t = async_owner();
+  for (auto& p : t.async_copies) {
+    if (p.group == emulated_thread::no_group) p.group = t.async_groups;
+  }
+  ++t.async_groups;
+}
+bool async_copy_due(int keep, async_copy* out) {
+  emulated_thread& t = async_owner();
+  if (t.async_copies.empty()) return false;
+  const auto& first = t.async_copies.front();
+  // Groups g with g + keep < committed are complete after cp.async.wait_group keep.
+  if (first.group == emulated_thread::no_group || first.group + static_cast<std::uint64_t>(keep) >= t.async_groups) {
+    return false;
+  }
+  *out = first.copy;
+  t.async_copies.pop_front();
+  return true;
+}
 
 void set_race_check(bool on) { current_options().race_check = on; }
 bool race_check() { return current_options().race_check; }

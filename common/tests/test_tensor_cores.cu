@@ -16,6 +16,7 @@
 #include "wb/device_buffer.hpp"
 #include "wb/generate.hpp"
 #include "wb/kernel.hpp"
+#include "wb/race_check.hpp"
 #include "wb/testing.hpp"
 #include "wb/wmma.hpp"
 
@@ -106,6 +107,35 @@ __global__ void async_copies(const unsigned char* in, unsigned char* out) {
   const unsigned from = (t + 1) % blockDim.x;
   for (int i = 0; i < 16; ++i) out[16 * t + i] = staged[16 * from + i];
 }
+
+#if defined(WB_BACKEND_CPU)
+// Two copies in two groups; each thread reads its own destination bytes before any wait, after
+// cp.async.wait_group 1 and after wait_group 0 (the cpu backend's model: poison until the
+// group is waited for).
+__global__ void async_copy_groups(const unsigned char* in, unsigned char* seen) {
+  unsigned char* staged = wb::dynamic_shared<unsigned char>();
+  wb::cp_async_16(staged, in);
+  wb::cp_async_commit();
+  wb::cp_async_16(staged + 16, in + 16);
+  wb::cp_async_commit();
+  for (int i = 0; i < 32; ++i) seen[i] = staged[i];
+  wb::cp_async_wait<1>();
+  for (int i = 0; i < 32; ++i) seen[32 + i] = staged[i];
+  wb::cp_async_wait<0>();
+  for (int i = 0; i < 32; ++i) seen[64 + i] = staged[i];
+}
+// Thread 1 reads thread 0's copy after thread 0's wait but with no barrier between them.
+__global__ void async_copy_no_barrier(const unsigned char* in, unsigned char* out) {
+  unsigned char* staged = wb::dynamic_shared<unsigned char>();
+  if (threadIdx.x == 0) {
+    wb::cp_async_16(staged, in);
+    wb::cp_async_commit();
+    wb::cp_async_wait<0>();
+  } else {
+    out[0] = staged[0];
+  }
+}
+#endif
 
 std::vector<wb::bf16> small_integers_bf16(std::size_t count, std::uint64_t seed) {
   wb::gen::rng r(seed);
@@ -228,6 +258,25 @@ TEST_SUITE("tensor cores and async copies") {
   }
 
 #if defined(WB_BACKEND_CPU)
+  TEST_CASE("cp.async on the cpu backend: poison until the group is waited for; unordered reads are races") {
+    std::vector<unsigned char> in(32);
+    for (std::size_t i = 0; i < in.size(); ++i) in[i] = static_cast<unsigned char>(i + 1);
+    wb::device_buffer<unsigned char> d_in(in), d_seen(96);
+    wb::launch({dim3(1), dim3(1), 32}, async_copy_groups, d_in.data(), d_seen.data());
+    const auto seen = d_seen.to_host();
+    for (int i = 0; i < 32; ++i) {
+      CAPTURE(i);
+      CHECK(seen[static_cast<std::size_t>(i)] == 0xA5);                              // no wait yet
+      CHECK(seen[static_cast<std::size_t>(32 + i)] == (i < 16 ? in[static_cast<std::size_t>(i)] : 0xA5));  // group 0 only
+      CHECK(seen[static_cast<std::size_t>(64 + i)] == in[static_cast<std::size_t>(i)]);  // both
+    }
+    if (wb::testing::race_check_active()) {
+      wb::device_buffer<unsigned char> d_out(1);
+      CHECK_THROWS_WITH_AS(wb::launch({dim3(1), dim3(2), 16}, async_copy_no_barrier, d_in.data(), d_out.data()),
+                           doctest::Contains("data race"), wb::cuda_error);
+    }
+  }
+
   TEST_CASE("WMMA on the cpu backend: misaligned pointers and partial warps are faults, not wrong results") {
     wb::device_buffer<wb::bf16> d_A(1024);
     CHECK_THROWS_WITH_AS(wb::launch({dim3(1), dim3(32)}, wmma_misaligned, d_A.data()),

@@ -332,6 +332,21 @@ void thread_fence();
 void grid_dependency_wait();
 bool grid_dependency_waited();  // whether the calling thread has called grid_dependency_wait
 
+// cp.async (wb/async_copy.hpp): the calling thread's copies in flight. A copy is recorded when
+// it is issued and lands when a cp.async.wait_group completes its group: async_copy_due(keep, &c)
+// hands out, oldest first, the copies of every committed group but the newest `keep` (and forgets
+// them); copies issued after the last commit belong to no group yet. A thread's copies never
+// waited for never land (on a GPU they land at a time nobody knows). Each thread of a block
+// starts with none.
+struct async_copy {
+  void* dst;
+  const void* src;
+  int bytes;  // 0 to 16 read from src, the rest of the 16 zero-filled
+};
+void async_copy_issue(const async_copy& copy);
+void async_copy_commit();
+bool async_copy_due(int keep, async_copy* out);
+
 template <class T>
 inline std::uint64_t to_bits(T v) {
   static_assert(std::is_trivially_copyable_v<T> && sizeof(T) <= 8, "warp shuffles move 1-8 byte values");
