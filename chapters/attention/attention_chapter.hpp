@@ -1,6 +1,6 @@
 // The attention chapter's traits for the driver (wb/chapter.hpp), and the run of its two
-// tables: the prefill stages 0-3 (TFLOP/s) and the decoding stage 6 (GB/s of K and V read,
-// beside the device's copy bandwidth), one row per K/V type.
+// tables: the prefill stages 0-5 (TFLOP/s; stages 4 and 5 on K and V rounded to bf16) and the
+// decoding stage 6 (GB/s of K and V read, beside the device's copy bandwidth), one row per K/V type.
 //
 // Everything the executable does besides parsing its command line lives here, so that
 // main.cpp is the options and one call: run(opt, input, selection).
@@ -78,19 +78,29 @@ class chapter_base {
   wb::device_buffer<float> d_O_;
 };
 
-// Stages 0-3: fp32 Q, K, V; TFLOP/s.
+// Stages 0-3: fp32 Q, K, V; stages 4 and 5: fp32 Q, K and V rounded to bf16 (the tensor cores'
+// inputs: the rounded values are their problem, for their reference too); TFLOP/s.
 class prefill_chapter : public chapter_base {
  public:
   prefill_chapter(const options& opt, const problem_input& in) : chapter_base(opt, in) {
-    if (opt.type == "bf16") return;  // every row is refused: nothing to put on the device
     d_Q_ = wb::device_buffer<float>(in.Q);
+    d_O_ = wb::device_buffer<float>(in.Q.size());
+    if (opt.type == "bf16") return;  // only stage 4 runs: its K and V are made when it does
     d_K_ = wb::device_buffer<float>(in.K);
     d_V_ = wb::device_buffer<float>(in.V);
-    d_O_ = wb::device_buffer<float>(in.Q.size());
     reference_ = std::make_unique<reference>(d_, in.Q, in.K, in.V);
   }
 
-  std::string title() const { return "attention, prefill (fp32): " + problem_text(); }
+  std::string title() const {
+    const char* types = opt_.type == "bf16"   ? "bf16 K and V"
+                        : opt_.type == "fp32" ? "fp32"
+                                              : "fp32; stages 4-5 bf16 K and V";
+    return std::string("attention, prefill (") + types + "): " + problem_text();
+  }
+  // The tensor-core stages' rows say their K/V type, as stage 6's rows do.
+  std::vector<std::string> variants(const wb::stage& s) const {
+    return {s.number == 4 || s.number == 5 ? " bf16" : ""};
+  }
   wb::report_layout layout() const {
     wb::report_layout layout;
     layout.work_field = "flops";
@@ -100,12 +110,19 @@ class prefill_chapter : public chapter_base {
                                    "sets another GPU's); FLOPs = 4 d per (query, key) pair a query sees",
                                    opt_.peak_fp32)};
     if (reference_) layout.preamble.push_back(reference_->describe());
+    if (opt_.type != "fp32") {
+      layout.preamble.push_back("stages 4-5: K and V rounded to bf16 (their problem, and their reference's), Q rounded "
+                                "to bf16 in the kernel, P to bf16 for P V: their own bound (error_bound.hpp); their % "
+                                "of peak is of the fp32 peak: against the tensor cores' 989 TFLOP/s (dense bf16), "
+                                "divide the TFLOP/s by 9.89");
+    }
     return layout;
   }
 
-  wb::stage_job<output> job(const wb::stage& s, wb::track t) {
+  wb::stage_job<output> job(const wb::stage& s, wb::track t, std::size_t /*variant*/) {
+    if (s.number == 4 || s.number == 5) return tensor_core_job(s.number, t);
     if (opt_.type == "bf16") {
-      throw wb::stage_refused(fmt::format("stage {} takes fp32 K and V (--type bf16 is for stage 6)", s.number));
+      throw wb::stage_refused(fmt::format("stage {} takes fp32 K and V (--type bf16 is for stages 4, 5 and 6)", s.number));
     }
     wb::stage_job<output> job;
     job.work = attention_flops(d_);
@@ -155,8 +172,55 @@ class prefill_chapter : public chapter_base {
     return job;
   }
 
+  // Stages 4 and 5: K and V rounded to bf16 once, on the first call; their reference on the
+  // rounded values.
+  wb::stage_job<output> tensor_core_job(int number, wb::track t) {
+    if (opt_.type == "fp32") {
+      throw wb::stage_refused(fmt::format(
+          "stage {} takes bf16 K and V, the tensor cores' inputs (--type fp32 is for stages 0-3 and 6)", number));
+    }
+    if (number == 4 && !tensor_core_shape::takes_dim(d_.dim)) {
+      throw std::invalid_argument(fmt::format("stage 4 takes d of 16, 32, 64 or 128 (d = {})", d_.dim));
+    }
+    if (number == 5 && d_.dim != 64 && d_.dim != 128) {
+      throw std::invalid_argument(fmt::format("stage 5 takes d of 64 or 128 (d = {})", d_.dim));
+    }
+#if !defined(WB_BACKEND_CUDA)
+    if (number == 5) throw wb::stage_refused("stage 5 needs an sm_90 GPU: the cpu backend emulates no TMA or wgmma");
+#endif
+    if (!reference16_) {
+      std::vector<bf16> K(in_.K.size()), V(in_.V.size());
+      std::vector<float> K_rounded(in_.K.size()), V_rounded(in_.V.size());
+      for (std::size_t e = 0; e < K.size(); ++e) {
+        K[e] = wb::to_bf16(in_.K[e]);
+        V[e] = wb::to_bf16(in_.V[e]);
+        K_rounded[e] = wb::to_float(K[e]);
+        V_rounded[e] = wb::to_float(V[e]);
+      }
+      d_K16_ = wb::device_buffer<bf16>(K);
+      d_V16_ = wb::device_buffer<bf16>(V);
+      reference16_ = std::make_unique<reference>(d_, in_.Q, K_rounded, V_rounded, true);
+    }
+    wb::stage_job<output> job;
+    job.work = attention_flops(d_);
+    job.note = number == 4 ? "bf16 tensor cores (mma.sync)" : "bf16 tensor cores (wgmma, TMA)";
+    job.prepare = [this] { d_O_.fill_bytes(output_poison); };
+    job.run = [this, t, number] {
+      const problem<bf16> p{d_Q_.data(), d_K16_.data(), d_V16_.data(), d_O_.data(), d_};
+      WB_WITH_TRACK(attention, t, {
+        if (number == 4) tr::attention_tensor_core(p);
+        else tr::attention_hopper(p);
+      });
+    };
+    job.output = [this] { return d_O_.to_host(); };
+    job.check = [this](const output& O) { return reference16_->check(O); };
+    return job;
+  }
+
  private:
   wb::device_buffer<float> d_Q_, d_K_, d_V_;
+  wb::device_buffer<bf16> d_K16_, d_V16_;
+  std::unique_ptr<reference> reference16_;
   wb::device_buffer<unsigned char> scores_;
 };
 
@@ -207,7 +271,7 @@ class decode_chapter : public chapter_base {
     const bool half = variants(s)[variant] == " bf16";
     if (d_.seq > max_decode_queries) {
       throw std::invalid_argument(fmt::format("stage 6 decodes at most {} queries per sequence (seq = {}): longer ones "
-                                              "are prefill, stages 0-3 (--stage 6 alone decodes one query)",
+                                              "are prefill, stages 0-4 (--stage 6 alone decodes one query)",
                                               max_decode_queries, d_.seq));
     }
     const decode_config cfg{opt_.chunk};
@@ -256,13 +320,15 @@ inline int run(const options& opt, const problem_input& in, const stage_selectio
     common.json = table_path(common.json, table, both);
     return common;
   };
+  std::vector<wb::stage> prefill, decode;
+  for (const auto& s : stages) (s.number == 6 ? decode : prefill).push_back(s);
   if (selected.prefill) {
     prefill_chapter chapter(opt, in);
-    status = std::max(status, wb::run_chapter(chapter, std::span(stages).first(4), common_for("prefill")));
+    status = std::max(status, wb::run_chapter(chapter, std::span<const wb::stage>(prefill), common_for("prefill")));
   }
   if (selected.decode) {
     decode_chapter chapter(opt, in);
-    status = std::max(status, wb::run_chapter(chapter, std::span(stages).subspan(4), common_for("decode")));
+    status = std::max(status, wb::run_chapter(chapter, std::span<const wb::stage>(decode), common_for("decode")));
   }
   return status;
 }

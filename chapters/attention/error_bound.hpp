@@ -23,6 +23,16 @@
 //   * a weight below fp32's smallest normal (2^-126) may be lost: n 2^-125 max_j |v_jc| more;
 //   * the reference's own error in double: 4 gamma_{n+d+8}(2^-53) sum_j w_j |v_jc|.
 //
+// Stage 4 (tensor cores) adds three things (tensor_cores = true), with u_b = 2^-8 the unit
+// roundoff of bf16:
+//   * Q is rounded to bf16 as it is loaded: each score moves by at most u_b A more;
+//   * P is rounded to bf16 for P V while the sum l adds the fp32 p: one more relative error u_b
+//     on each weight of the numerator (covered by sigma, as the weights' other errors);
+//   * the tensor cores' own fp32 sums need not round to nearest (the PTX ISA promises no
+//     order and no rounding mode): 2u for each of their additions, in the score and in P V.
+// So sigma = gamma_{d+3}(2u) A + u_b A + u_b + 2 u R + (6 n + 10) u, and the sums' term
+// 2 gamma_{2n+2}(2u) + u. K and V are bf16 in memory: the rounded values are the problem.
+//
 // The bound is reached only by adversarial rounding (real errors grow like sqrt(n)); for
 // uniform inputs in [-1, 1) at n = 4096, d = 128 it is about 4e-3 of sum w |v|, while the
 // pitfalls of the chapter are off by 1e-2 to infinity (README, "How right is right").
@@ -47,13 +57,16 @@ struct row_stats {
 };
 
 // The bound's factor of sum_j w_j |v_jc| (the same for every column of the row).
-inline double weighted_factor(const row_stats& r, std::int64_t dim) {
-  const double u = 0x1p-24;
+// tensor_cores: stage 4's bf16 Q and P and the tensor cores' sums (above).
+inline double weighted_factor(const row_stats& r, std::int64_t dim, bool tensor_cores = false) {
+  const double u = 0x1p-24, u_bf16 = 0x1p-8;
+  const double u_sum = tensor_cores ? 2 * u : u;  // the additions of a product
   const auto n = static_cast<double>(r.keys);
-  const double sigma = gamma_n(static_cast<double>(dim) + 3, u) * r.abs_score + 2 * u * r.score_range + (6 * n + 10) * u;
+  double sigma = gamma_n(static_cast<double>(dim) + 3, u_sum) * r.abs_score + 2 * u * r.score_range + (6 * n + 10) * u;
+  if (tensor_cores) sigma += u_bf16 * r.abs_score + u_bf16;
   const double rho = std::expm1(sigma);
   if (!(rho < 1)) return INFINITY;
-  return 2 * rho / (1 - rho) + (1 + rho) / (1 - rho) * (2 * gamma_n(2 * n + 2, u) + u) +
+  return 2 * rho / (1 - rho) + (1 + rho) / (1 - rho) * (2 * gamma_n(2 * n + 2, u_sum) + u) +
          4 * gamma_n(n + static_cast<double>(dim) + 8, 0x1p-53);
 }
 

@@ -79,6 +79,48 @@ struct tiled_shape {
   }
 };
 
+// ---- Stage 4: tensor cores (mma.sync m16n8k16: bf16 in, fp32 accumulate) ---------------------
+// A block owns BR = 64 query rows, 16 per warp (the M of one mma.sync); it streams K and V in
+// tiles of BC = 64 keys through two shared-memory stages, each filled by cp.async while the
+// other is computed. A stage's row is d bf16 and 8 more: the 8 rows one ldmatrix reads then
+// start 16 bytes apart modulo 128, in 8 different groups of 4 banks. d is a template
+// parameter: 16, 32, 64 or 128 (a multiple of the mma's k = 16, and rows of whole 16-byte copies).
+struct tensor_core_shape {
+  static constexpr int BR = 64;
+  static constexpr int BC = 64;
+  static constexpr int WARPS = 4;
+  static constexpr int THREADS = 32 * WARPS;
+  static constexpr int ROWS_PER_WARP = BR / WARPS;  // 16: one mma tile of rows
+  static constexpr int STAGES = 2;
+  static constexpr int PAD = 8;
+  static constexpr int ld(int dim) { return dim + PAD; }  // bf16 per shared-memory row
+  static constexpr std::size_t shared_bytes(int dim) {
+    return sizeof(bf16) * static_cast<std::size_t>(STAGES * 2 * BC * ld(dim));  // K and V, two stages
+  }
+  static constexpr bool takes_dim(std::int64_t dim) { return dim == 16 || dim == 32 || dim == 64 || dim == 128; }
+};
+// Calls f(std::integral_constant<int, D>{}) for d (tensor_core_shape::takes_dim(d) checked first).
+template <class F>
+void with_tensor_core_dim(std::int64_t dim, F&& f) {
+  switch (dim) {
+    case 16: f(std::integral_constant<int, 16>{}); break;
+    case 32: f(std::integral_constant<int, 32>{}); break;
+    case 64: f(std::integral_constant<int, 64>{}); break;
+    default: f(std::integral_constant<int, 128>{}); break;
+  }
+}
+// The problems stage 4 takes besides validate()'s: d of 16, 32, 64 or 128; K and V 16-byte aligned.
+inline void validate_tensor_core(const problem<bf16>& p) {
+  validate(p.d, "stage 4");
+  if (!tensor_core_shape::takes_dim(p.d.dim)) {
+    throw std::invalid_argument("stage 4: d = " + std::to_string(p.d.dim) +
+                                ": the tensor-core stage takes d of 16, 32, 64 or 128 (one kernel each)");
+  }
+  if (reinterpret_cast<std::uintptr_t>(p.K) % 16 != 0 || reinterpret_cast<std::uintptr_t>(p.V) % 16 != 0) {
+    throw std::invalid_argument("stage 4: K and V must start 16-byte aligned (cp.async copies 16 bytes at once)");
+  }
+}
+
 // ---- Stage 6: decoding (Flash-Decoding) ------------------------------------------------------
 // One warp per (batch, head, query, split): the KV cache of a (batch, head) is cut into splits
 // of `chunk` keys, enough of them that the GPU is full although there are few queries.

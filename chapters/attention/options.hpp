@@ -23,6 +23,7 @@ struct options {
   std::int64_t chunk = 0;  // stage 6: keys per split (0: its plan)
   double peak_fp32 = 67;   // TFLOP/s, H100 and H200 SXM without tensor cores
   bool trace = false;
+  std::string svg;  // --svg FILE (with --trace): the tiling and the online softmax as a picture
 };
 
 // Which stages run: the prefill stages (0-3, TFLOP/s) and the decoding stage (6, GB/s).

@@ -38,7 +38,7 @@ std::vector<std::int64_t> rows_to_check(const dims& d) {
 }  // namespace
 
 reference::reference(const dims& d, const std::vector<float>& Q, const std::vector<float>& K,
-                     const std::vector<float>& V)
+                     const std::vector<float>& V, bool tensor_cores)
     : d_(d), rows_(rows_to_check(d)) {
   const double scale = 1.0 / std::sqrt(static_cast<double>(d.dim));
   const auto dim = static_cast<std::size_t>(d.dim);
@@ -82,7 +82,7 @@ reference::reference(const dims& d, const std::vector<float>& Q, const std::vect
         largest_abs[c] = std::max(largest_abs[c], std::fabs(v));
       }
     }
-    const double factor = weighted_factor(stats, d.dim);
+    const double factor = weighted_factor(stats, d.dim, tensor_cores);
     for (std::size_t c = 0; c < dim; ++c) {
       exact_[k * dim + c] = num[c] / l;
       bound_[k * dim + c] = element_bound(factor, weighted_abs[c] / l, largest_abs[c], n);

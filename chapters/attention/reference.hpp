@@ -15,7 +15,9 @@ namespace attention {
 
 class reference {
  public:
-  reference(const dims& d, const std::vector<float>& Q, const std::vector<float>& K, const std::vector<float>& V);
+  // tensor_cores: the bound of stage 4 (bf16 Q and P, the tensor cores' sums; error_bound.hpp).
+  reference(const dims& d, const std::vector<float>& Q, const std::vector<float>& K, const std::vector<float>& V,
+            bool tensor_cores = false);
   // "" when every checked element is within its bound; else the first wrong one, and how many.
   std::string check(const std::vector<float>& O) const;
   // "checked: every row of O ..." for the report's preamble.

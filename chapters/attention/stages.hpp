@@ -1,7 +1,6 @@
 // The attention chapter's stages, in order: the one table the checks, the executable (--stage,
 // report rows), the README and the `wb` program read. Plain C++ (no kernel headers), so a
-// host-only program can include it. Stages 4 and 5 (tensor cores: mma.sync, then Hopper's
-// wgmma and TMA) are to come; their numbers are kept free.
+// host-only program can include it.
 #pragma once
 
 #include <array>
@@ -10,7 +9,7 @@
 
 namespace attention {
 
-inline constexpr std::array<wb::stage, 5> stages = {{
+inline constexpr std::array<wb::stage, 7> stages = {{
     {0,
      "attention/0 sequential",
      "sequential attention in double: the specification",
@@ -78,6 +77,56 @@ inline constexpr std::array<wb::stage, 5> stages = {{
       "= lane < n ? expf(s - m') : 0; alpha = expf(m - m'); l = l * alpha + warp_sum(p); acc *= alpha. Then for j "
       "< max n: pj = __shfl_sync(~0u, p[r], j); acc[r][t] += pj * Vs[j * d + lane + 32 t] if j < n[r]. "
       "__syncthreads(). Store acc / l."}},
+    {4,
+     "attention/4 tensor-cores",
+     "stage 3 on the tensor cores: mma.sync (bf16 in, fp32 accumulate), P kept in registers, K and V by cp.async "
+     "double buffering (AT4)",
+     "Dao 2023 (FlashAttention-2), §3; PTX ISA: mma.m16n8k16, ldmatrix, cp.async",
+     "tensor_core.cu",
+     {"Both products of attention are matrix products: give them to the tensor cores (mma.sync m16n8k16, "
+      "wb/mma.hpp). A warp owns 16 query rows; its scores come out in accumulator registers whose layout PTX "
+      "documents. Keep the online softmax on those registers, and feed the probabilities to P V without storing "
+      "them: which operand of an mma has the same layout as an accumulator?",
+      "Block: 4 warps x 16 rows; K/V tiles of 64 keys in two shared-memory stages, the next tile's cp.async in "
+      "flight while this one is computed (wait for this tile's group, barrier; barrier again before the stage is "
+      "refilled). Q: A fragments loaded once, rounded to bf16. S: 8 accumulators (8 keys each), B from K's rows by "
+      "ldmatrix (load_b_ldmatrix). A lane holds 2 columns of rows g and g + 8 (g = lane / 4): a row's max is the "
+      "max over the quad, two __shfl_xor_sync (1, 2) (AT4). P: a_from_accumulators of two score accumulators is "
+      "the A fragment of 16 keys; V's rows are B through ldmatrix.trans (load_b_from_rows_ldmatrix).",
+      "start_tile_copy(stage 0, keys 0..63); for tile < tiles: if there is a next, start its copy into the other "
+      "stage and cp_async_wait<1>(), else cp_async_wait<0>(); __syncthreads(); s[nt] = sum over kk of "
+      "mma(q[kk], load_b_ldmatrix(Ks + 8 nt LD + 16 kk)); s *= scale; -INFINITY where key >= end[row] (masked "
+      "tiles only); per row r (elements 2r, 2r + 1): tile max over the lane's 16 scores, then over the quad; m' = "
+      "max(m, that); alpha = expf(m - m'); p = expf(s - m'); l = l alpha + the lane's sum; o *= alpha; then for kc "
+      "< 4, ot < d / 8: o[ot] = mma(a_from_accumulators(s[2 kc], s[2 kc + 1]), load_b_from_rows_ldmatrix(Vs + 16 "
+      "kc LD + 8 ot), o[ot]); __syncthreads(). At the end: l summed over the quad (xor 1, 2); what goes into O?"}},
+    {5,
+     "attention/5 hopper",
+     "FlashAttention-3 on Hopper: a TMA producer, wgmma consumers, the online softmax on the accumulators "
+     "(bf16 K, V and P; AT5)",
+     "Shah et al. 2024 (FlashAttention-3), §3.1-3.2; PTX ISA: cp.async.bulk.tensor, mbarrier, wgmma",
+     "hopper/producer.cuh hopper/softmax.cuh hopper/consumer.cuh hopper/hopper.cu",
+     {"Hopper's tensor cores are fed by a warpgroup (wgmma) straight from shared memory, and the copy engine (TMA) "
+      "fills shared memory on its own. Split the block by role: one thread loads K and V tiles into rings, the other "
+      "warpgroups compute 64 queries each. The scores come out in wgmma's accumulator registers: which operand of "
+      "the next wgmma has the same layout, so that P never leaves the registers?",
+      "Producer (producer.cuh): per tile, wait until the ring's stage is empty, announce the tile's bytes on its full "
+      "barrier, one TMA copy per 64-column box (the 3D map d x kv_seq x heads: rows past kv_seq come back zero). "
+      "Consumer (consumer.cuh): Q's 64 x d tile rounded to bf16 into shared memory in the 128-byte-swizzled layout, "
+      "fenced for the async proxy; per tile: wait for K, S = Q K^T (D / 16 wgmmas, A and B K-major), wait, free K's "
+      "stage; mask the keys a row does not see (diagonal tile, and past kv_seq: a zero key scores 0, not -inf, AT5a); "
+      "the online step on the registers (a row lives in the 4 lanes of a quad: two xor shuffles); O *= alpha; P = "
+      "bf16(S) as register A; wait for V, O += P V (B = V is MN-major: the transpose bit, AT5b); wait, free V's stage. "
+      "At the end O / l, rows below seq only.",
+      "load_tile: p = ring_at(n, STAGES); mbarrier_wait(&empty[p.stage], p.parity ^ 1); "
+      "mbarrier_arrive_expect_tx(&full[p.stage], KV_TILE_BYTES); tma_load_3d(tile + b * KV_BOX_BYTES, map, full, 64 "
+      "b, tile * BN, bh) per box. Descriptors: Q, K: wgmma_descriptor(base + (kk / 4) * box_bytes + (kk % 4) * 32, "
+      "16, 1024); V: wgmma_descriptor(base + kk * 2048, KV_BOX_BYTES, 1024). load_q: chunk (row, col) of 8 floats to "
+      "(col / 64) * Q_BOX_BYTES + swizzled_byte_offset(row * 128 + (col % 64) * 2, 128), then "
+      "fence_proxy_async_shared() and named_sync(1 + consumer, 128) (AT5c). softmax_step per row h = (i / 2) % 2: "
+      "m' = max(m, quad max); alpha = exp2(scale_log2 (m - m')); s = exp2(fmaf(s, scale_log2, -m' scale_log2)); l = l "
+      "alpha + sum. to_bf16_operand: p[kk][j] = bf16x2(s[8 kk + 2 j], s[8 kk + 2 j + 1]). Release a stage only after "
+      "wgmma_wait says the GEMM that reads it is done (AT5d). The last step, yours: store_o's index and value."}},
     {6,
      "attention/6 decode",
      "decoding: the KV cache split over warps, partials combined (Flash-Decoding; fp32 or bf16 K and V)",

@@ -18,6 +18,18 @@ void attention_online(const problem<float>& device);
 // ---- Stage 3: FlashAttention-2 tiling in shared memory, fp32 on CUDA cores ----------------
 void attention_tiled(const problem<float>& device);
 
+// ---- Stage 4: tensor cores (mma.sync m16n8k16), bf16 K and V, FlashAttention-2 ------------
+// Q is rounded to bf16 as it is loaded; S and O accumulate in fp32; P is rounded to bf16 for
+// P V. d of 16, 32, 64 or 128, K and V 16-byte aligned (std::invalid_argument otherwise).
+void attention_tensor_core(const problem<bf16>& device);
+
+// ---- Stage 5: FlashAttention-3 on Hopper: TMA, mbarrier rings, wgmma, warp specialisation --
+// The same arithmetic as stage 4 (bf16 Q, K, V and P; fp32 S, softmax and O). d of 64 or 128,
+// K and V 16-byte aligned (std::invalid_argument otherwise); an sm_90 GPU and code built for
+// sm_90a (wb::stage_refused otherwise, and always on the cpu backend). One launch at a time
+// per device: its persistent blocks share one work counter.
+void attention_hopper(const problem<bf16>& device);
+
 // ---- Stage 6: decoding (Flash-Decoding): seq <= 16 queries against a long KV cache --------
 // The keys are split over warps; each writes a partial (max, sum, unnormalised output) into
 // `partials` (decode_workspace_bytes(d, cfg) bytes, launch_shapes.hpp), a second kernel

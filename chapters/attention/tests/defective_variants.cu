@@ -5,8 +5,10 @@
 
 #include "launch_shapes.hpp"
 #include "wb/device/block_reduce.cuh"
+#include "wb/async_copy.hpp"
 #include "wb/device/warp_scan.cuh"
 #include "wb/kernel.hpp"
+#include "wb/mma.hpp"
 
 namespace attention::defective {
 
@@ -178,6 +180,137 @@ __global__ void tiled_mask_kernel(const float* Q, const float* K, const float* V
   }
 }
 
+// ---- AT4 and the missing cp.async wait: stage 4's kernel (tensor_core.cu) -----------------------
+using tc = tensor_core_shape;
+namespace mma = wb::mma;
+
+template <int D>
+__device__ __forceinline__ void tc_start_tile_copy(bf16* Ks, bf16* Vs, const bf16* Kb, const bf16* Vb, std::int64_t j0,
+                                                   std::int64_t kv_seq) {
+  constexpr int CHUNKS_PER_ROW = D / 8, LD = tc::ld(D);
+  for (int c = threadIdx.x; c < tc::BC * CHUNKS_PER_ROW; c += tc::THREADS) {
+    const int r = c / CHUNKS_PER_ROW, col = 8 * (c % CHUNKS_PER_ROW);
+    const bool inside = j0 + r < kv_seq;
+    const std::int64_t from = inside ? (j0 + r) * D + col : 0;
+    wb::cp_async_16(Ks + r * LD + col, Kb + from, inside ? 16 : 0);
+    wb::cp_async_16(Vs + r * LD + col, Vb + from, inside ? 16 : 0);
+  }
+  wb::cp_async_commit();
+}
+
+template <int D, tensor_core_defect DEFECT>
+__global__ void tensor_core_defect_kernel(const float* Q, const bf16* K, const bf16* V, float* O, dims d, float scale,
+                                          std::int64_t query_tiles) {
+  constexpr int BC = tc::BC, LD = tc::ld(D), KEY_TILES = BC / 8, OUT_TILES = D / 8;
+  bf16* stage_base = wb::dynamic_shared<bf16>();
+  const std::int64_t bh = blockIdx.x / query_tiles;
+  const std::int64_t i0 = (blockIdx.x % query_tiles) * tc::BR;
+  const int warp = static_cast<int>(threadIdx.x) / 32, lane = static_cast<int>(threadIdx.x) % 32;
+  const int t = mma::thread_in_group(lane);
+  const std::int64_t iw = i0 + tc::ROWS_PER_WARP * warp;
+  const bf16* Kb = K + bh * d.kv_seq * D;
+  const bf16* Vb = V + bh * d.kv_seq * D;
+  const float* Qw = Q + (bh * d.seq + iw) * D;
+  mma::frag_a q[D / 16];
+  for (int kk = 0; kk < D / 16; ++kk) {
+    for (int r = 0; r < 4; ++r) {
+      const int row = mma::a_row(lane, 2 * r), col = 16 * kk + mma::a_col(lane, 2 * r);
+      const bool inside = row < d.seq - iw;
+      q[kk].x[r] = mma::pack_bf16x2(inside ? Qw[row * D + col] : 0.0f, inside ? Qw[row * D + col + 1] : 0.0f);
+    }
+  }
+  float m[2], l[2];
+  std::int64_t end[2];
+  for (int r = 0; r < 2; ++r) {
+    const std::int64_t i = iw + mma::c_row(lane, 2 * r);
+    end[r] = std::min(visible_end(d, i < d.seq ? i : d.seq - 1), d.kv_seq);
+    m[r] = -INFINITY;
+    l[r] = 0.0f;
+  }
+  mma::frag_c o[OUT_TILES];
+  for (int ot = 0; ot < OUT_TILES; ++ot) o[ot] = mma::zero_c();
+  const std::int64_t last = std::min(i0 + tc::BR, d.seq) - 1;
+  const std::int64_t block_end = std::min(visible_end(d, last), d.kv_seq);
+  const std::int64_t whole_end = std::min(visible_end(d, i0), d.kv_seq);
+  const std::int64_t tiles = (block_end + BC - 1) / BC;
+
+  tc_start_tile_copy<D>(stage_base, stage_base + BC * LD, Kb, Vb, 0, d.kv_seq);
+  for (std::int64_t tile = 0; tile < tiles; ++tile) {
+    const std::int64_t j0 = tile * BC;
+    const bf16* Ks = stage_base + (tile & 1) * 2 * BC * LD;
+    const bf16* Vs = Ks + BC * LD;
+    if (tile + 1 < tiles) {
+      bf16* next = stage_base + ((tile + 1) & 1) * 2 * BC * LD;
+      tc_start_tile_copy<D>(next, next + BC * LD, Kb, Vb, j0 + BC, d.kv_seq);
+      if constexpr (DEFECT != tensor_core_defect::no_async_wait) wb::cp_async_wait<1>();
+    } else {
+      if constexpr (DEFECT != tensor_core_defect::no_async_wait) wb::cp_async_wait<0>();
+    }
+    __syncthreads();
+    mma::frag_c s[KEY_TILES];
+    for (int nt = 0; nt < KEY_TILES; ++nt) s[nt] = mma::zero_c();
+    for (int kk = 0; kk < D / 16; ++kk) {
+      for (int nt = 0; nt < KEY_TILES; ++nt) {
+        mma::frag_b b;
+        mma::load_b_ldmatrix(b, Ks + 8 * nt * LD + 16 * kk, LD);
+        mma::mma_m16n8k16_bf16(s[nt], q[kk], b, s[nt]);
+      }
+    }
+    const bool masked = j0 + BC > whole_end;
+    for (int nt = 0; nt < KEY_TILES; ++nt) {
+      for (int e = 0; e < 4; ++e) {
+        s[nt].x[e] *= scale;
+        if (masked && j0 + 8 * nt + 2 * t + (e & 1) >= end[e >> 1]) s[nt].x[e] = -INFINITY;
+      }
+    }
+    for (int r = 0; r < 2; ++r) {
+      float tile_max = -INFINITY;
+      for (int nt = 0; nt < KEY_TILES; ++nt) tile_max = fmaxf(tile_max, fmaxf(s[nt].x[2 * r], s[nt].x[2 * r + 1]));
+      if constexpr (DEFECT != tensor_core_defect::per_lane_max) {
+        tile_max = fmaxf(tile_max, __shfl_xor_sync(0xffffffffu, tile_max, 1));
+        tile_max = fmaxf(tile_max, __shfl_xor_sync(0xffffffffu, tile_max, 2));
+      }  // AT4: without them each lane rescales and exponentiates with its own max
+      const float m_new = fmaxf(m[r], tile_max);
+      const float base = m_new == -INFINITY ? 0.0f : m_new;
+      const float alpha = expf(m[r] - base);
+      float sum = 0.0f;
+      for (int nt = 0; nt < KEY_TILES; ++nt) {
+        for (int h = 0; h < 2; ++h) {
+          const float p = expf(s[nt].x[2 * r + h] - base);
+          s[nt].x[2 * r + h] = p;
+          sum += p;
+        }
+      }
+      l[r] = l[r] * alpha + sum;
+      for (int ot = 0; ot < OUT_TILES; ++ot) {
+        o[ot].x[2 * r] *= alpha;
+        o[ot].x[2 * r + 1] *= alpha;
+      }
+      m[r] = m_new;
+    }
+    for (int kc = 0; kc < BC / 16; ++kc) {
+      const mma::frag_a p = mma::a_from_accumulators(s[2 * kc], s[2 * kc + 1]);
+      for (int ot = 0; ot < OUT_TILES; ++ot) {
+        mma::frag_b b;
+        mma::load_b_from_rows_ldmatrix(b, Vs + 16 * kc * LD + 8 * ot, LD);
+        mma::mma_m16n8k16_bf16(o[ot], p, b, o[ot]);
+      }
+    }
+    __syncthreads();
+  }
+  for (int r = 0; r < 2; ++r) {
+    l[r] += __shfl_xor_sync(0xffffffffu, l[r], 1);
+    l[r] += __shfl_xor_sync(0xffffffffu, l[r], 2);
+    const std::int64_t i = iw + mma::c_row(lane, 2 * r);
+    if (i >= d.seq) continue;
+    float* out = O + (bh * d.seq + i) * D;
+    for (int ot = 0; ot < OUT_TILES; ++ot) {
+      out[8 * ot + 2 * t] = o[ot].x[2 * r] / l[r];
+      out[8 * ot + 2 * t + 1] = o[ot].x[2 * r + 1] / l[r];
+    }
+  }
+}
+
 }  // namespace
 
 void three_kernels_unstable(const problem<float>& p, wb::workspace scores) {
@@ -209,6 +342,32 @@ void tiled_mask(const problem<float>& p, mask_defect defect) {
                 tiled_shape::shared_bytes(p.d.dim)},
                tiled_mask_kernel<decltype(dpl)::value>, p.Q, p.K, p.V, p.O, p.d, softmax_scale(p.d.dim), query_tiles,
                defect);
+  });
+}
+
+void tensor_core(const problem<bf16>& p, tensor_core_defect defect) {
+  validate_tensor_core(p);
+  if (query_rows(p.d) == 0) return;
+  const std::int64_t query_tiles = wb::ceil_div(p.d.seq, tc::BR);
+  const dim3 grid(grid_of(p.d.batch * p.d.heads * query_tiles, "AT4"));
+  with_tensor_core_dim(p.d.dim, [&](auto dim) {
+    constexpr int D = decltype(dim)::value;
+    const wb::launch_config config{grid, dim3(tc::THREADS), tc::shared_bytes(D)};
+    const float scale = softmax_scale(p.d.dim);
+    switch (defect) {
+      case tensor_core_defect::none:
+        wb::launch(config, tensor_core_defect_kernel<D, tensor_core_defect::none>, p.Q, p.K, p.V, p.O, p.d, scale,
+                   query_tiles);
+        break;
+      case tensor_core_defect::per_lane_max:
+        wb::launch(config, tensor_core_defect_kernel<D, tensor_core_defect::per_lane_max>, p.Q, p.K, p.V, p.O, p.d,
+                   scale, query_tiles);
+        break;
+      case tensor_core_defect::no_async_wait:
+        wb::launch(config, tensor_core_defect_kernel<D, tensor_core_defect::no_async_wait>, p.Q, p.K, p.V, p.O, p.d,
+                   scale, query_tiles);
+        break;
+    }
   });
 }
 

@@ -3,6 +3,7 @@
 // around every tile of stage 3 (32 x 32) and stage 1 (32 keys x 8 queries); kv_seq above and
 // below seq, causal (bottom-right) where kv_seq >= seq; d of 16, 32, 64, 128, an odd d and 256;
 // scores past 88.7; all-equal scores; a NaN in V; empty problems; causal with kv_seq < seq refused.
+// Stage 4 (bf16 K and V, tensor cores): tiles of 64, so seq and kv_seq around 64 and 128 too.
 #include <type_traits>
 
 #include "test_support.hpp"
@@ -86,6 +87,40 @@ TEST_SUITE("attention/3 tiled") {
   TEST_CASE("all-equal scores: O is the mean of the value rows seen") { check_equal_scores(3, wb::testing::seed(35)); }
   TEST_CASE("a NaN in V reaches exactly the outputs whose query sees its key") { check_nan_in_v(3, wb::testing::seed(36)); }
   TEST_CASE("empty problems; causal with kv_seq < seq refused") { check_empty_and_refused(3); }
+}
+
+TEST_SUITE("attention/4 tensor-cores") {
+  // K and V rounded to bf16 (the problem, for the reference too); the bound of error_bound.hpp
+  // with stage 4's terms (stage_inputs).
+  TEST_CASE("seq and kv_seq of 1, 31-33, 63-65, 127-129: every 64-row tile edge, causal and not") {
+    check_shapes(4, pairs({1, 31, 32, 33, 63, 64, 65, 127, 128, 129}, 16), wb::testing::seed(40));
+  }
+  TEST_CASE("d of 16, 32, 64 and 128 (one kernel each); kv_seq above and below seq") {
+    for (const std::int64_t dim : {16, 32, 64, 128}) {
+      check_shapes(4, {{1, 2, 70, 100, dim, false}, {1, 2, 70, 100, dim, true}, {1, 1, 100, 70, dim, false}},
+                   wb::testing::seed(41 + dim));
+    }
+  }
+  TEST_CASE("several heads and sequences: each block reads its own (batch, head)") {
+    check_shapes(4, {{3, 2, 40, 35, 16, false}, {2, 3, 65, 130, 32, true}}, wb::testing::seed(42));
+  }
+  TEST_CASE("scores past 88.7") { check_large_scores(4, wb::testing::seed(43)); }
+  TEST_CASE("all-equal scores: O is the mean of the value rows seen") { check_equal_scores(4, wb::testing::seed(44)); }
+  TEST_CASE("a NaN in V reaches the outputs whose query sees its key (causal: maybe the rest of its tile's block)") {
+    check_nan_in_v(4, wb::testing::seed(45));
+  }
+  TEST_CASE("empty problems; causal with kv_seq < seq refused; d other than 16, 32, 64, 128 and unaligned K refused") {
+    check_empty_and_refused(4);
+    for (const std::int64_t dim : {1, 8, 24, 33, 256}) {
+      CAPTURE(dim);
+      CHECK_THROWS_AS(run_stage(4, stage_inputs(4, {1, 1, 4, 4, dim, false}, 1)), std::invalid_argument);
+    }
+    const inputs in = stage_inputs(4, {1, 1, 4, 4, 16, false}, 2);
+    wb::device_buffer<float> Q(in.Q), O(in.Q.size());
+    wb::device_buffer<bf16> K(in.K.size() + 8), V(in.V.size() + 8);
+    CHECK_THROWS_AS(track::attention_tensor_core(problem<bf16>{Q.data(), K.data() + 1, V.data(), O.data(), in.d}),
+                    std::invalid_argument);
+  }
 }
 
 TEST_SUITE("attention/6 decode") {

@@ -76,3 +76,28 @@ TEST_SUITE("attention/3 tiled") {
     }
   }
 }
+
+TEST_SUITE("attention/4 tensor-cores") {
+  TEST_CASE("AT4: a row max taken per lane, without the quad's shuffles, is wrong; the stage's passes") {
+    for (const bool causal : {false, true}) {
+      const dims d{1, 2, 70, 130, 32, causal};
+      const inputs in = stage_inputs(4, d, wb::testing::seed(75));
+      INFO(describe(d));
+      const auto run = [&](defective::tensor_core_defect defect) {
+        return run_defective_bf16(in, [&](const problem<bf16>& p) { defective::tensor_core(p, defect); });
+      };
+      CHECK_MESSAGE(right(in, run(defective::tensor_core_defect::none)), "the control (the stage's kernel) must pass");
+      const std::string wrong = first_wrong(in, run(defective::tensor_core_defect::per_lane_max));
+      CHECK_MESSAGE(!wrong.empty(), "each lane with its own max must fail");
+      MESSAGE("AT4 on " << describe(d) << ": " << wrong);
+      const std::string mine = first_wrong(in, run_stage(4, in));
+      CHECK_MESSAGE(mine.empty(), "the stage: " << mine);
+    }
+    // Q = 0: every score 0, every lane's max the row's: the variant is right there, so the
+    // defect is exactly the missing reduction.
+    const inputs equal = stage_inputs(4, {1, 1, 20, 70, 16, false}, wb::testing::seed(76), fill::equal);
+    CHECK(right(equal, run_defective_bf16(equal, [](const problem<bf16>& p) {
+                  defective::tensor_core(p, defective::tensor_core_defect::per_lane_max);
+                })));
+  }
+}

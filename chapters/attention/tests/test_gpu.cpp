@@ -7,6 +7,61 @@
 using namespace attention;
 using namespace attention::testing;
 
+namespace {
+// Stage 5 runs on compute capability 9.0 only (TMA, wgmma, setmaxnreg).
+bool on_sm90() {
+  int device = 0, major = 0, minor = 0;
+  WB_CHECK(cudaGetDevice(&device));
+  WB_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
+  WB_CHECK(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device));
+  return major == 9 && minor == 0;
+}
+}  // namespace
+
+// Stage 5 cannot run on the cpu backend (no TMA or wgmma to emulate): its checks are these,
+// on an sm_90 GPU. Tiles: 128 queries a block, 176 (d 128) or 192 (d 64) keys.
+TEST_SUITE("attention/5 hopper") {
+  WB_GPU_TEST_CASE("seq and kv_seq around every tile edge (64, 128, 176, 192), d 64 and 128, causal and not") {
+    if (!on_sm90()) {
+      MESSAGE("skipped: stage 5 needs an sm_90 GPU");
+      return;
+    }
+    for (const std::int64_t dim : {64, 128}) {
+      check_shapes(5, pairs({1, 63, 65, 127, 129, 175, 177, 191, 193, 300}, dim), wb::testing::seed(60 + dim));
+    }
+  }
+  WB_GPU_TEST_CASE("several heads and sequences; long rows; kv_seq above and below seq") {
+    if (!on_sm90()) {
+      MESSAGE("skipped: stage 5 needs an sm_90 GPU");
+      return;
+    }
+    check_shapes(5,
+                 {{2, 3, 200, 257, 64, true}, {3, 2, 130, 1000, 128, false}, {1, 2, 1000, 300, 128, false},
+                  {1, 2, 700, 1500, 128, true}, {2, 2, 1024, 1024, 64, true}},
+                 wb::testing::seed(62));
+  }
+  WB_GPU_TEST_CASE("scores past 88.7; all-equal scores; a NaN in V (causal: maybe its whole column)") {
+    if (!on_sm90()) {
+      MESSAGE("skipped: stage 5 needs an sm_90 GPU");
+      return;
+    }
+    check_large_scores(5, wb::testing::seed(63));
+    check_equal_scores(5, wb::testing::seed(64));
+    check_nan_in_v(5, wb::testing::seed(65));
+  }
+  WB_GPU_TEST_CASE("empty problems; causal with kv_seq < seq refused; d other than 64 and 128 refused") {
+    if (!on_sm90()) {
+      MESSAGE("skipped: stage 5 needs an sm_90 GPU");
+      return;
+    }
+    check_empty_and_refused(5);
+    for (const std::int64_t dim : {16, 32, 96, 256}) {
+      CAPTURE(dim);
+      CHECK_THROWS_AS(run_stage(5, stage_inputs(5, {1, 1, 4, 4, dim, false}, 1)), std::invalid_argument);
+    }
+  }
+}
+
 TEST_SUITE("attention/gpu") {
   WB_GPU_TEST_CASE("every stage at seq 1024, d 64 and 128, causal and not, against the reference") {
     for (const std::int64_t dim : {64, 128}) {
@@ -16,6 +71,10 @@ TEST_SUITE("attention/gpu") {
         for (const int stage : {1, 2, 3}) {
           CAPTURE(stage);
           check_case(stage, in, describe(d));
+        }
+        check_case(4, stage_inputs(4, d, wb::testing::seed(91 + dim)), describe(d) + ", stage 4 (bf16 K and V)");
+        if (on_sm90()) {
+          check_case(5, stage_inputs(5, d, wb::testing::seed(92 + dim)), describe(d) + ", stage 5 (bf16 K and V)");
         }
       }
     }
@@ -39,6 +98,11 @@ TEST_SUITE("attention/gpu") {
       const std::string wrong = check_large(stage, d);
       CHECK_MESSAGE(wrong.empty(), wrong);
     }
+  }
+  WB_GPU_TEST_CASE("[large] stage 4 with Q and O of 2^31 + 2^25 elements (bf16 K and V)") {
+    const dims d{1, 64, 270336, 128, 128, false};
+    const std::string wrong = check_large(4, d, true);
+    CHECK_MESSAGE(wrong.empty(), wrong);
   }
   WB_GPU_TEST_CASE("[large] stage 6 with K and V of 2^31 + 2^25 elements each, fp32 and bf16") {
     const dims d{4, 32, 2, 135168, 128, true};

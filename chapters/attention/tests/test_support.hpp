@@ -33,13 +33,21 @@ enum class fill {
 };
 
 // One case: the shape and the values the stage reads (K and V already rounded to bf16 when
-// `half`: the rounded values are the problem, for the reference too).
+// `half`: the rounded values are the problem, for the reference too). `tensor_cores`: the bound
+// is stage 4's (bf16 Q and P, the tensor cores' sums; error_bound.hpp).
 struct inputs {
   dims d;
   std::vector<float> Q, K, V;
   bool half = false;
+  bool tensor_cores = false;
 };
 inputs make_inputs(const dims& d, std::uint64_t seed, fill f = fill::uniform, bool half = false);
+// The inputs of a case for `stage`: stage 4's are bf16 K and V with its bound, the others' as
+// make_inputs makes them.
+inputs stage_inputs(int stage, const dims& d, std::uint64_t seed, fill f = fill::uniform);
+// A d the stage takes near `dim`: stage 4 takes 16, 32, 64 and 128 (the next of them), the
+// others any.
+std::int64_t stage_dim(int stage, std::int64_t dim);
 // "batch 1, heads 2, seq 33, kv_seq 65, d 16, causal"
 std::string describe(const dims& d);
 
@@ -49,7 +57,8 @@ struct exact_output {
 };
 exact_output exact(const inputs& in);
 
-// Runs stage 0, 1, 2, 3 or 6 of this build's track on the case; O as floats.
+// Runs stage 0, 1, 2, 3, 4 or 6 of this build's track on the case; O as floats (stage 4 and
+// stage 6 with `half` read K and V as bf16).
 std::vector<float> run_stage(int stage, const inputs& in, const decode_config& cfg = {});
 
 // "" when O is the exact output within the bound everywhere (NaN exactly where it is NaN);
@@ -70,7 +79,10 @@ void check_large_scores(int stage, std::uint64_t seed, const decode_config& cfg 
 // Q = 0: uniform weights, O = the mean of the value rows each query sees.
 void check_equal_scores(int stage, std::uint64_t seed, const decode_config& cfg = {});
 // A NaN in V (key j, column c) reaches exactly the outputs (query, column c) whose query sees
-// key j, with and without the causal mask.
+// key j, with and without the causal mask. Stage 4 with the mask: the outputs whose query sees
+// it, and may reach the others of a block that loads its tile (P V on the tensor cores
+// multiplies a masked key's V by p = 0, and 0 * NaN is NaN); the blocks that skip its tile stay
+// finite.
 void check_nan_in_v(int stage, std::uint64_t seed, const decode_config& cfg = {});
 // Batch or heads or seq 0 (nothing to do, nothing written); causal with kv_seq < seq refused.
 void check_empty_and_refused(int stage);
@@ -83,8 +95,9 @@ std::string check_large(int stage, const dims& d, bool half = false);
 
 // The defective variant's O (defective_variants.hpp) for the case, poisoned first.
 std::vector<float> run_defective(const inputs& in, const std::function<void(const problem<float>&)>& run);
-// A race shows on the cpu backend under a fixed scheduling order: runs `f` under in-order and
-// reverse, then restores the order this run started with; on a GPU once.
-void under_fixed_orders(const std::function<void(const char*)>& f);
+// The same for a variant that reads K and V as bf16 (stage 4's).
+std::vector<float> run_defective_bf16(const inputs& in, const std::function<void(const problem<bf16>&)>& run);
+// Runs a check under each fixed cpu-emulator scheduling order (on a GPU once): wb/testing.hpp.
+using wb::testing::under_fixed_orders;
 
 }  // namespace attention::testing

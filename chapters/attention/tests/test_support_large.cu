@@ -65,6 +65,8 @@ std::string check_large_typed(int stage, const dims& d) {
     } else if (stage == 3) {
       track::attention_tiled(p);
     }
+  } else {
+    if (stage == 4) track::attention_tensor_core(p);
   }
   if (stage == 6) {
     wb::workspace_buffer ws(decode_workspace_bytes(d));
@@ -84,6 +86,7 @@ std::string check_large_typed(int stage, const dims& d) {
     // The row alone is a problem of one query against the keys it sees, without a mask.
     inputs one;
     one.d = {1, 1, 1, visible_end(d, i), d.dim, false};
+    one.tensor_cores = stage == 4;  // its bound (K and V are bf16 already)
     one.Q = slice(Q, row * d.dim, d.dim);
     one.K = slice(K, bh * d.kv_seq * d.dim, one.d.kv_seq * d.dim);
     one.V = slice(V, bh * d.kv_seq * d.dim, one.d.kv_seq * d.dim);
