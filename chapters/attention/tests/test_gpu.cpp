@@ -63,10 +63,11 @@ TEST_SUITE("attention/5 hopper") {
 }
 
 TEST_SUITE("attention/gpu") {
+  // One head: the host reference (long double, every row) takes most of the time.
   WB_GPU_TEST_CASE("every stage at seq 1024, d 64 and 128, causal and not, against the reference") {
     for (const std::int64_t dim : {64, 128}) {
       for (const bool causal : {false, true}) {
-        const dims d{1, 2, 1024, 1024, dim, causal};
+        const dims d{1, 1, 1024, 1024, dim, causal};
         const inputs in = make_inputs(d, wb::testing::seed(90 + dim));
         for (const int stage : {1, 2, 3}) {
           CAPTURE(stage);
