@@ -11,7 +11,7 @@
 //   attention --track exercise | --compare     your stages, or yours beside the solution's
 //
 // The options are read here; everything else is attention_chapter.hpp (the traits of the two tables) and
-// trace.cpp.
+// trace.cpp, trace_svg.cpp.
 #include <fmt/format.h>
 
 #include "attention_chapter.hpp"
