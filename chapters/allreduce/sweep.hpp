@@ -1,7 +1,7 @@
 // allreduce --sweep: every selected stage and NCCL at every message size from 8 B to
-// --sweep-max per GPU, doubling; one line each, to the terminal and to --csv / --json. Then the
-// chapter's goals: the ring against NCCL's bus bandwidth at 256 MiB and 1 GiB, direct peer
-// access against NCCL's time at 64 KiB and below, and where NCCL overtakes it.
+// --sweep-max per GPU, doubling; one line each, to the terminal and --csv (wb::sweep_table) and
+// to --json. Then the chapter's goals: the ring against NCCL's bus bandwidth at 256 MiB and
+// 1 GiB, direct peer access against NCCL's time at 64 KiB and below, and where NCCL overtakes it.
 // Included by main.cpp.
 #pragma once
 
@@ -17,6 +17,8 @@
 #include <vector>
 
 #include <fmt/format.h>
+
+#include "wb/sweep_table.hpp"
 
 #include "wb/chapter.hpp"
 #include "wb/device_buffer.hpp"
@@ -103,7 +105,15 @@ int run_sweep(team& t, const options& opt) {
 #endif
   const wb::track track = wb::track_named(opt.common.track);
   std::vector<sweep_row> rows;
-  std::printf("%-18s %12s %12s %10s %10s %9s  %s\n", "stage", "bytes/GPU", "median us", "alg GB/s", "bus GB/s", "verified", "note");
+  const double factor = G > 1 ? 2.0 * (G - 1) / G : 1.0;  // bus bandwidth over algorithm bandwidth
+  // The terminal's line and --csv's row of each (stage, size), as they come.
+  wb::sweep_table table({{"stage", -18}, {"bytes/GPU", 12}, {"median us", 12}, {"alg GB/s", 10}, {"bus GB/s", 10},
+                         {"verified", 9}, {"note", -4}},
+                        opt.common.csv,
+                        {"stage", "ranks", "gpus", "type", "bytes", "elements", "median_us", "min_us", "max_us",
+                         "alg_gb_per_s", "bus_gb_per_s", "verified", "link_one_way_gb_per_s",
+                         "link_each_way_gb_per_s", "note"});
+  table.print_header();
   for (std::uint64_t bytes = 8; bytes <= largest; bytes *= 2) {
     const auto n = static_cast<std::int64_t>(bytes / sizeof(T));
     if (n == 0) continue;
@@ -154,27 +164,20 @@ int run_sweep(team& t, const options& opt) {
       }
       const double us = row.time ? row.time->median_ms * 1e3 : 0;
       const double alg = row.time && row.time->median_ms > 0 ? static_cast<double>(bytes) / (row.time->median_ms * 1e6) : 0;
-      std::printf("%-18s %12llu %12.2f %10.2f %10.2f %9s  %s\n", row.stage.c_str(), static_cast<unsigned long long>(bytes), us,
-                  alg, G > 1 ? alg * 2.0 * (G - 1) / G : alg, row.time ? (row.verified ? "yes" : "NO") : "-", row.note.c_str());
+      table.print_row({row.stage, std::to_string(bytes), fmt::format("{:.2f}", us), fmt::format("{:.2f}", alg),
+                       fmt::format("{:.2f}", alg * factor), row.time ? (row.verified ? "yes" : "NO") : "-", row.note});
+      table.csv_row({row.stage, std::to_string(G), std::to_string(t.devices()), opt.type, std::to_string(bytes),
+                     std::to_string(bytes / sizeof(T)), fmt::format("{}", us),
+                     fmt::format("{}", row.time ? row.time->min_ms * 1e3 : 0),
+                     fmt::format("{}", row.time ? row.time->max_ms * 1e3 : 0), fmt::format("{}", alg),
+                     fmt::format("{}", alg * factor), row.time ? (row.verified ? "yes" : "no") : "",
+                     fmt::format("{}", link.one_way_gbs), fmt::format("{}", link.each_way_gbs), row.note});
       std::fflush(stdout);
       rows.push_back(std::move(row));
     }
   }
 
-  // The files: one line per (stage, size).
-  const double factor = G > 1 ? 2.0 * (G - 1) / G : 1.0;
-  if (!opt.common.csv.empty()) {
-    std::ofstream csv(opt.common.csv);
-    csv << "stage,ranks,gpus,type,bytes,elements,median_us,min_us,max_us,alg_gb_per_s,bus_gb_per_s,verified,link_one_way_gb_per_s,link_each_way_gb_per_s,note\n";
-    for (const sweep_row& r : rows) {
-      const double ms = r.time ? r.time->median_ms : 0;
-      const double alg = ms > 0 ? static_cast<double>(r.bytes) / (ms * 1e6) : 0;
-      csv << fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},\"{}\"\n", r.stage, G, t.devices(), opt.type, r.bytes,
-                         r.bytes / sizeof(T), ms * 1e3, r.time ? r.time->min_ms * 1e3 : 0, r.time ? r.time->max_ms * 1e3 : 0,
-                         alg, alg * factor, r.time ? (r.verified ? "yes" : "no") : "", link.one_way_gbs, link.each_way_gbs,
-                         r.note);
-    }
-  }
+  // --json: one line per (stage, size).
   if (!opt.common.json.empty()) {
     std::ofstream json(opt.common.json);
     json << "{\"ranks\": " << G << ", \"gpus\": " << t.devices() << ", \"type\": \"" << opt.type << "\", \"rows\": [\n";
