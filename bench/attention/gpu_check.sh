@@ -6,11 +6,11 @@
 # come in the order they matter:
 #   1 build        attention, attention_tests
 #   2 checks       attention_tests (the GPU-size and [large] cases too), the command-line tests
-#   3 sanitizers   memcheck, racecheck, synccheck on a small run of each stage (stages 1-4 at
-#                  seq 100, kv_seq 130, d 64, causal, stage 4 on bf16 K and V; stage 6 at seq 3
-#                  against 1000 keys, both types)
+#   3 sanitizers   memcheck, racecheck, synccheck on a small run of each stage (stages 1-5 at
+#                  seq 100, kv_seq 130, d 64, causal, stages 4 and 5 on bf16 K and V; stage 6 at
+#                  seq 3 against 1000 keys, both types)
 #   4 table        the default prefill (b 4, h 16, seq 4096, d 128), causal and not; d 64
-#                  (stages 1-3 fp32, stage 4 bf16 K and V)
+#                  (stages 1-3 fp32, stages 4 and 5 bf16 K and V)
 #   5 decode       stage 6, b 1 and 8 x kv_seq 8K, 32K, 128K, h 16, d 128, fp32 and bf16
 #   6 baseline     bench/attention/baseline.py (PyTorch: cuDNN, FlashAttention, memory-efficient)
 # Results in $OUT (default gpu-out/): summary.txt (read this first), logs.tar.gz (every log),
@@ -76,7 +76,7 @@ if command -v compute-sanitizer >/dev/null; then
   for tool in memcheck racecheck synccheck; do
     for what in prefill decode; do
       enough 15 "$tool $what" || continue
-      args=(--seq 100 --kv-seq 130 --dim 64 --causal --stage 1,2,3,4)
+      args=(--seq 100 --kv-seq 130 --dim 64 --causal --stage 1,2,3,4,5)
       [ "$what" = decode ] && args=(--seq 3 --kv-seq 1000 --dim 64 --causal --stage 6 --chunk 100)
       extra=()
       [ "$tool" = racecheck ] && extra=(--racecheck-report hazard)
@@ -90,9 +90,9 @@ if command -v compute-sanitizer >/dev/null; then
 fi
 
 # ---- 4 the prefill table: the default problem, causal and not, d 64
-enough 30 "prefill" && run prefill-d128 120 --stage 1,2,3,4 --csv "$work/csv/prefill.csv"
-enough 30 "prefill causal" && run prefill-d128-causal 120 --stage 1,2,3,4 --causal
-enough 30 "prefill d 64" && run prefill-d64 90 --stage 2,3,4 --dim 64 --causal
+enough 30 "prefill" && run prefill-d128 120 --stage 1,2,3,4,5 --csv "$work/csv/prefill.csv"
+enough 30 "prefill causal" && run prefill-d128-causal 120 --stage 1,2,3,4,5 --causal
+enough 30 "prefill d 64" && run prefill-d64 90 --stage 2,3,4,5 --dim 64 --causal
 
 if [ "$quick" -eq 0 ]; then
   # ---- 5 decoding: one token against caches of 8K to 128K
