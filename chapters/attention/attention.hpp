@@ -14,7 +14,7 @@
 //
 // Stage 0 takes HOST pointers; stages 1-6 take DEVICE pointers, enqueue on the default stream
 // and copy nothing between host and device, so they can be timed. Q and O are fp32; K and V
-// are fp32 (stages 0-3, 6) or bf16 (stage 6), and the arithmetic is fp32 everywhere on the
+// are fp32 (stages 0-3, 6) or bf16 (stages 4-6), and the arithmetic is fp32 everywhere on the
 // device. A problem a stage cannot take throws std::invalid_argument saying why.
 #pragma once
 

@@ -271,7 +271,7 @@ class decode_chapter : public chapter_base {
     const bool half = variants(s)[variant] == " bf16";
     if (d_.seq > max_decode_queries) {
       throw std::invalid_argument(fmt::format("stage 6 decodes at most {} queries per sequence (seq = {}): longer ones "
-                                              "are prefill, stages 0-4 (--stage 6 alone decodes one query)",
+                                              "are prefill, stages 0-5 (--stage 6 alone decodes one query)",
                                               max_decode_queries, d_.seq));
     }
     const decode_config cfg{opt_.chunk};

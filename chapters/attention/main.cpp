@@ -2,7 +2,7 @@
 // checked against a double-precision reference within the error bound, timed.
 //
 //   attention                                  b 4, h 16, seq 4096, d 128 on a GPU (1, 2, 64, 32 on
-//                                              the cpu backend): stages 0-4 (TFLOP/s), stage 6 (GB/s)
+//                                              the cpu backend): stages 0-5 (TFLOP/s), stage 6 (GB/s)
 //   attention --causal --seq 8192 --stage 2,3
 //   attention --stage 6 --batch 8 --kv-seq 131072 --type bf16    decoding one token
 //   attention --seq 2 --dim 1 --q 0,0 --k 0,0 --v 1,3 --causal --print      the user's Q, K, V
@@ -37,7 +37,7 @@ int main(int argc, char** argv) {
   app.size("--dim", opt.dim, "d, the length of each row: 1 to 256 (default 128; 32 on the cpu backend)",
            static_cast<std::uint64_t>(max_dim));
   cli.add_flag("--causal", opt.causal, "the causal mask, bottom-right aligned: query i sees keys j <= i + kv_seq - seq");
-  cli.add_option("--type", opt.type, "K and V: fp32 (stages 0-3 and 6) or bf16 (stages 4 and 6); default: each stage's own")
+  cli.add_option("--type", opt.type, "K and V: fp32 (stages 0-3 and 6) or bf16 (stages 4, 5 and 6); default: each stage's own")
       ->check(CLI::IsMember({"fp32", "bf16"}));
   for (auto [name, list, file] : {std::tuple{"q", &opt.q_list, &opt.q_file}, std::tuple{"k", &opt.k_list, &opt.k_file},
                                   std::tuple{"v", &opt.v_list, &opt.v_file}}) {
